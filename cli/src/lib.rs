@@ -1,0 +1,73 @@
+//! The `ludus` command line. One module per subcommand; no game logic here.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod error;
+mod merels_args;
+mod rota;
+
+pub use error::CliError;
+
+/// ludus: engine and solver for the board games of the Middle Ages.
+#[derive(Parser, Debug)]
+#[command(
+    name = "ludus",
+    version,
+    about = "ludus: engine and solver for the board games of the Middle Ages",
+    long_about = None,
+    propagate_version = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Rota, the Roman wheel game: solve it, probe and draw positions
+    Rota(rota::RotaArgs),
+    /// The merels family with and without dice: solve, probe, show
+    Merels(NotBuilt),
+    /// Rithmomachia, the battle of numbers: perft, analysis, play
+    Rithmo(NotBuilt),
+    /// Wibold's Ludus Regularis: exact analysis and simulation
+    Wibold(NotBuilt),
+    /// Pit bots against each other in any game
+    Arena(NotBuilt),
+}
+
+/// Arguments of a command that does not exist yet.
+#[derive(clap::Args, Debug)]
+struct NotBuilt {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+    rest: Vec<String>,
+}
+
+/// Runs the command line and returns the process exit code: 0 on success,
+/// 2 on bad input or a command that cannot run.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
+    let result = match cli.command {
+        Command::Rota(a) => rota::run(a),
+        Command::Merels(_) => Err(not_built("merels")),
+        Command::Rithmo(_) => Err(not_built("rithmo")),
+        Command::Wibold(_) => Err(not_built("wibold")),
+        Command::Arena(_) => Err(not_built("arena")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn not_built(name: &str) -> CliError {
+    CliError(format!("`ludus {name}` is not built yet in this version of ludus"))
+}

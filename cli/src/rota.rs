@@ -1,0 +1,197 @@
+//! `ludus rota`: solve Rota, probe and draw its positions.
+
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use engine::merels::{Action, Position, Rules, Throw, render};
+use serde_json::json;
+use solver::merels::{Silent, Solution};
+use solver::rota::{Chances, RotaReport, report_from};
+
+use crate::error::{CliError, Result};
+use crate::merels_args::{RuleArgs, parse_position};
+
+#[derive(Args, Debug)]
+pub struct RotaArgs {
+    #[command(subcommand)]
+    cmd: RotaCmd,
+}
+
+#[derive(Subcommand, Debug)]
+enum RotaCmd {
+    /// Solve Rota and report who has the first-move advantage
+    Solve {
+        #[command(flatten)]
+        rules: RuleArgs,
+        /// One JSON object on standard output, for scripts
+        #[arg(long)]
+        json: bool,
+    },
+    /// Draw a position on the wheel, e.g. `ludus rota show "rota:x...o.... o 2 2"`
+    Show {
+        /// The position: `rota:<c n ne e se s sw w nw as x/o/.> <side> <hand-x> <hand-o>`
+        #[arg(required = true, num_args = 1..)]
+        position: Vec<String>,
+        /// Actions to play first, in notation (`c`, `n-ne`), comma separated
+        #[arg(long, value_delimiter = ',')]
+        play: Vec<String>,
+        #[command(flatten)]
+        rules: RuleArgs,
+    },
+    /// The value of a position and every move rated, best first
+    Probe {
+        /// The position: `rota:<c n ne e se s sw w nw as x/o/.> <side> <hand-x> <hand-o>`
+        #[arg(required = true, num_args = 1..)]
+        position: Vec<String>,
+        /// Actions to play first, in notation (`c`, `n-ne`), comma separated
+        #[arg(long, value_delimiter = ',')]
+        play: Vec<String>,
+        #[command(flatten)]
+        rules: RuleArgs,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub fn run(args: RotaArgs) -> Result<()> {
+    match args.cmd {
+        RotaCmd::Solve { rules, json } => solve(rules.apply(Rules::rota())?, json),
+        RotaCmd::Show { position, play, rules } => {
+            let rules = rules.apply(Rules::rota())?;
+            let pos = play_moves(parse_position(&position, &rules)?, &play, &rules)?;
+            println!("{}", render(&pos, rules.board));
+            println!("{pos}");
+            Ok(())
+        }
+        RotaCmd::Probe { position, play, rules, json } => {
+            let rules = rules.apply(Rules::rota())?;
+            let pos = play_moves(parse_position(&position, &rules)?, &play, &rules)?;
+            probe(&rules, &pos, json)
+        }
+    }
+}
+
+/// Plays actions in notation from a position, refusing illegal ones.
+pub fn play_moves(mut pos: Position, moves: &[String], rules: &Rules) -> Result<Position> {
+    let board = rules.board;
+    for m in moves.iter().map(|m| m.trim()).filter(|m| !m.is_empty()) {
+        let st = pos.state();
+        if rules.lost(&st) {
+            return Err(CliError(format!("cannot play '{m}': the game is over in {pos}")));
+        }
+        if rules.throws(&st) {
+            return Err(CliError(format!("cannot play '{m}': this turn starts with a throw of the dice")));
+        }
+        let action = Action::parse(m, board)?;
+        let legal = rules.actions(&st, Throw::None);
+        let Some((_, next)) = legal.iter().find(|(a, _)| *a == action) else {
+            let names: Vec<String> = legal.iter().map(|(a, _)| a.display(board).to_string()).collect();
+            return Err(CliError(format!(
+                "'{m}' is not legal for {} in {pos}; legal: {}",
+                pos.to_move,
+                if names.is_empty() { "none".to_string() } else { names.join(" ") }
+            )));
+        };
+        pos = Position::from_state(pos.kind, pos.to_move.other(), *next);
+    }
+    Ok(pos)
+}
+
+fn solve(rules: Rules, json: bool) -> Result<()> {
+    let t = Instant::now();
+    let sol = Solution::solve(rules, &Silent);
+    let solved = t.elapsed();
+    let report = report_from(&sol);
+    let total = t.elapsed();
+    if json {
+        let mut v = serde_json::to_value(&report).map_err(|e| CliError(e.to_string()))?;
+        v["seconds"] = json!(total.as_secs_f64());
+        println!("{}", serde_json::to_string_pretty(&v).map_err(|e| CliError(e.to_string()))?);
+        return Ok(());
+    }
+    print_report(&report, solved.as_secs_f64(), total.as_secs_f64());
+    Ok(())
+}
+
+fn print_report(r: &RotaReport, solved: f64, total: f64) {
+    println!("Rota, solved ({}; retrograde solve {:.1} ms, whole report {:.1} ms)", r.rules, solved * 1e3, total * 1e3);
+    println!();
+    let plies = |p: Option<u16>| p.map(|p| format!(" in {p} plies")).unwrap_or_default();
+    println!("Start position: a {} for the leader{} with perfect play.", r.value, plies(r.plies));
+    println!();
+    println!("The leader's first placements:");
+    for m in &r.first_moves {
+        println!("  {:<3} {}{}", m.point, m.value, plies(m.plies));
+    }
+    println!();
+    println!("Positions by value for the side to move:");
+    println!("  {:<24} {:>12} {:>12}", "", "classes", "positions");
+    let rows = [
+        ("won", r.classes.won, r.positions.won),
+        ("drawn", r.classes.drawn, r.positions.drawn),
+        ("lost", r.classes.lost, r.positions.lost),
+        ("  of which game over", r.classes.terminal, r.positions.terminal),
+        ("total", r.classes.total(), r.positions.total()),
+    ];
+    for (name, c, p) in rows {
+        println!("  {name:<24} {c:>12} {p:>12}");
+    }
+    println!("  (classes: one position per symmetry class of the wheel's 16 symmetries)");
+    println!();
+    match &r.longest_win_position {
+        Some(p) => println!("Longest forced win: {} plies, e.g. {p}", r.longest_win),
+        None => println!("No position is a forced win."),
+    }
+    println!();
+    println!("First-move advantage, exactly (absorbing Markov chains, not samples):");
+    println!("  {:<28} {:>10} {:>10} {:>10}", "leader vs follower", "wins", "loses", "endless");
+    let row = |name: &str, c: &Chances| {
+        println!(
+            "  {name:<28} {:>9.4}% {:>9.4}% {:>9.4}%",
+            100.0 * c.leader_wins,
+            100.0 * c.leader_loses,
+            100.0 * c.endless
+        )
+    };
+    row("random vs random", &r.chances.random_vs_random);
+    row("perfect vs random", &r.chances.perfect_vs_random);
+    row("random vs perfect", &r.chances.random_vs_perfect);
+    println!("  (perfect: best value, fastest win or slowest loss, ties broken uniformly at random)");
+    println!();
+    println!("{}", r.verdict);
+}
+
+fn probe(rules: &Rules, pos: &Position, json: bool) -> Result<()> {
+    let sol = Solution::solve(*rules, &Silent);
+    let st = pos.state();
+    let value = sol.value(&st).ok_or_else(|| CliError(format!("{pos} is outside the solved positions")))?;
+    let rated = sol.rate_actions(&st);
+    let board = rules.board;
+    if json {
+        let moves: Vec<_> = rated
+            .iter()
+            .map(|(a, v)| json!({"move": a.display(board).to_string(), "value": v.word(), "plies": v.plies()}))
+            .collect();
+        let out = json!({
+            "position": pos.to_string(),
+            "side": pos.to_move.to_string(),
+            "value": value.word(),
+            "plies": value.plies(),
+            "moves": moves,
+        });
+        println!("{}", serde_json::to_string_pretty(&out).map_err(|e| CliError(e.to_string()))?);
+        return Ok(());
+    }
+    println!("{}", render(pos, board));
+    println!("{pos}");
+    println!("Value for {} (to move): {value}", pos.to_move);
+    if rated.is_empty() {
+        println!("No moves: the game is over.");
+    } else {
+        println!("Moves, best first:");
+        for (a, v) in rated {
+            println!("  {:<10} {v}", a.display(board).to_string());
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,345 @@
+//! Legal actions: placement, movement, mill closing with its removals, the
+//! special throws of the dice readings, and passing when blocked.
+
+use std::fmt;
+
+use smallvec::SmallVec;
+
+use super::board::Board;
+use super::mill::{men_in_mills, mills_closed_at, removal_sets};
+use super::point::{Point, PointSet};
+use super::position::State;
+use super::rules::{Blocked, Dice, PlacementMills, Rules};
+
+/// The dice thrown before a turn, when the reading throws them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Throw {
+    /// No dice this turn.
+    None,
+    /// Any throw that is not special.
+    Normal,
+    /// 6-5-4, 6-3-3, 5-2-2 or 4-1-1.
+    Special,
+}
+
+/// One whole turn of a player. `captures` are the enemy men removed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// A man from hand onto an empty point.
+    Place { to: Point, captures: PointSet },
+    /// A man along a line to an empty point (anywhere when flying).
+    Move { from: Point, to: Point, captures: PointSet },
+    /// Schädler's special throw: a man leaps to an empty point where it closes
+    /// a mill.
+    Leap { from: Point, to: Point, captures: PointSet },
+    /// Murray's special throw: three men placed at once on an empty line.
+    PlaceLine { line: PointSet, captures: PointSet },
+    /// No legal move, under `--blocked pass`.
+    Pass,
+}
+
+impl Action {
+    pub fn captures(&self) -> PointSet {
+        match *self {
+            Action::Place { captures, .. }
+            | Action::Move { captures, .. }
+            | Action::Leap { captures, .. }
+            | Action::PlaceLine { captures, .. } => captures,
+            Action::Pass => PointSet::EMPTY,
+        }
+    }
+
+    /// The action in notation: `b2`, `a1-a4`, `a1^g7`, `a1+d1+g1`, `pass`,
+    /// each removal appended as `x<point>`.
+    pub fn display(self, board: &Board) -> ActionDisplay<'_> {
+        ActionDisplay { action: self, board }
+    }
+
+    /// Reads an action in notation; whether it is legal is for the caller to
+    /// check against the generated actions.
+    pub fn parse(s: &str, board: &Board) -> Result<Action, String> {
+        let s = s.trim();
+        if s == "pass" {
+            return Ok(Action::Pass);
+        }
+        let mut parts = s.split('x');
+        let head = parts.next().unwrap_or_default();
+        let point = |name: &str| {
+            board.point(name).ok_or_else(|| {
+                format!(
+                    "'{name}' in '{s}' is not a point of the {} board (points: {})",
+                    board.kind,
+                    board.points().map(|p| board.name(p)).collect::<Vec<_>>().join(" ")
+                )
+            })
+        };
+        let mut captures = PointSet::EMPTY;
+        for c in parts {
+            if c.is_empty() {
+                return Err(format!("'{s}': an 'x' must be followed by the point removed"));
+            }
+            let p = point(c)?;
+            if captures.contains(p) {
+                return Err(format!("'{s}' removes {c} twice"));
+            }
+            captures = captures.with(p);
+        }
+        if head.is_empty() {
+            return Err(format!("'{s}' does not name a point to place or move"));
+        }
+        if let Some((a, b)) = head.split_once('-') {
+            return Ok(Action::Move { from: point(a)?, to: point(b)?, captures });
+        }
+        if let Some((a, b)) = head.split_once('^') {
+            return Ok(Action::Leap { from: point(a)?, to: point(b)?, captures });
+        }
+        if head.contains('+') {
+            let mut line = PointSet::EMPTY;
+            for name in head.split('+') {
+                line = line.with(point(name)?);
+            }
+            if line.len() != 3 || !board.lines().contains(&line) {
+                return Err(format!("'{head}' is not a line of the {} board", board.kind));
+            }
+            return Ok(Action::PlaceLine { line, captures });
+        }
+        Ok(Action::Place { to: point(head)?, captures })
+    }
+}
+
+/// Displays an action with the board's point names.
+pub struct ActionDisplay<'a> {
+    action: Action,
+    board: &'a Board,
+}
+
+impl fmt::Display for ActionDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = self.board;
+        match self.action {
+            Action::Pass => return f.write_str("pass"),
+            Action::Place { to, .. } => f.write_str(b.name(to))?,
+            Action::Move { from, to, .. } => write!(f, "{}-{}", b.name(from), b.name(to))?,
+            Action::Leap { from, to, .. } => write!(f, "{}^{}", b.name(from), b.name(to))?,
+            Action::PlaceLine { line, .. } => {
+                let names: Vec<_> = line.iter().map(|p| b.name(p)).collect();
+                f.write_str(&names.join("+"))?
+            }
+        }
+        for c in self.action.captures() {
+            write!(f, "x{}", b.name(c))?;
+        }
+        Ok(())
+    }
+}
+
+/// The mover's men after a turn, before removals: see [`Rules::finish`].
+#[derive(Clone, Copy)]
+struct After {
+    new_own: PointSet,
+    new_hand: u8,
+    closed: u32,
+    pre: PointSet,
+}
+
+impl Rules {
+    /// Whether the side to move throws the dice before this turn.
+    #[inline]
+    pub fn throws(&self, st: &State) -> bool {
+        if st.placing() { self.dice_in_placement() } else { self.dice_in_movement() }
+    }
+
+    /// The throws that can precede this turn, with their probabilities in 72nds.
+    pub fn throw_outcomes(&self, st: &State) -> SmallVec<[(Throw, u8); 2]> {
+        let mut v = SmallVec::new();
+        if self.throws(st) {
+            if self.special_72 > 0 {
+                v.push((Throw::Special, self.special_72));
+            }
+            if self.special_72 < 72 {
+                v.push((Throw::Normal, 72 - self.special_72));
+            }
+        } else {
+            v.push((Throw::None, 72));
+        }
+        v
+    }
+
+    /// Whether the side to move has already lost, before any throw: the other
+    /// side closed a line on a three-men board, or it has fewer than 3 men.
+    #[inline]
+    pub fn lost(&self, st: &State) -> bool {
+        st.own_total() < 3 || (self.board.line_wins() && super::mill::has_line(self.board, st.other))
+    }
+
+    /// Calls `f` with every legal action after `throw` and the state it leads
+    /// to (seen from the other side, who moves next). Nothing is called when
+    /// the side to move is blocked, unless blocked players pass. The state must
+    /// not be [`lost`](Rules::lost).
+    pub fn for_each_action(&self, st: &State, throw: Throw, mut f: impl FnMut(Action, State)) {
+        let mut any = false;
+        let mut emit = |a: Action, s: State| {
+            any = true;
+            f(a, s)
+        };
+        let special = throw == Throw::Special;
+        if st.placing() {
+            self.placements(st, special, &mut emit);
+        } else {
+            self.movements(st, special, &mut emit);
+        }
+        if !any && self.blocked == Blocked::Pass {
+            f(Action::Pass, st.swapped());
+        }
+    }
+
+    /// All legal actions after `throw`, with their resulting states.
+    pub fn actions(&self, st: &State, throw: Throw) -> Vec<(Action, State)> {
+        let mut v = Vec::new();
+        self.for_each_action(st, throw, |a, s| v.push((a, s)));
+        v
+    }
+
+    /// How many men a move closing `closed` mills removes.
+    #[inline]
+    fn removals_for(&self, closed: u32) -> u32 {
+        if self.double_mill_one { closed.min(1) } else { closed }
+    }
+
+    /// The state after the side to move has `new_own` on the board and
+    /// `new_hand` in hand and has removed `captures`.
+    #[inline]
+    fn child(st: &State, new_own: PointSet, new_hand: u8, captures: PointSet) -> State {
+        State { own: st.other - captures, other: new_own, own_hand: st.other_hand, other_hand: new_hand }
+    }
+
+    /// Emits the outcomes of a turn after which the mover has `new_own` on
+    /// the board and `new_hand` in hand, having closed `closed` mills and
+    /// already removed `pre`.
+    #[inline]
+    fn finish(
+        &self,
+        st: &State,
+        after: After,
+        make: impl Fn(PointSet) -> Action,
+        emit: &mut impl FnMut(Action, State),
+    ) {
+        let After { new_own, new_hand, closed, pre } = after;
+        let board = self.board;
+        if closed > 0 && board.line_wins() {
+            // A closed line wins at once: nothing is removed.
+            emit(make(pre), Self::child(st, new_own, new_hand, pre));
+            return;
+        }
+        let enemy = st.other - pre;
+        for r in removal_sets(board, enemy, self.removals_for(closed), self.no_take_from_mills) {
+            let captures = pre | r;
+            emit(make(captures), Self::child(st, new_own, new_hand, captures));
+        }
+    }
+
+    fn placements(&self, st: &State, special: bool, emit: &mut impl FnMut(Action, State)) {
+        let board = self.board;
+        let empty = st.empty(board);
+        let hand = st.own_hand - 1;
+        let mut allowed = empty;
+        let mut forced = false;
+        if self.placement_mills == PlacementMills::Forbidden {
+            let open = empty.iter().filter(|&p| mills_closed_at(board, st.own.with(p), p) == 0).collect::<PointSet>();
+            if open.is_empty() {
+                // Every empty point closes a mill: place anyway, to no effect.
+                forced = true;
+                debug_assert!(!board.line_wins(), "a forced line on a three-men board");
+            } else {
+                allowed = open;
+            }
+        }
+        // Bell's special throw also takes one enemy man standing in a mill.
+        let bell_targets =
+            if special && self.dice == Dice::Bell { men_in_mills(board, st.other) } else { PointSet::EMPTY };
+        for to in allowed {
+            let new_own = st.own.with(to);
+            let closed = if forced { 0 } else { mills_closed_at(board, new_own, to) };
+            let make = |captures| Action::Place { to, captures };
+            if bell_targets.is_empty() {
+                self.finish(st, After { new_own, new_hand: hand, closed, pre: PointSet::EMPTY }, make, emit);
+            } else {
+                // Different orders of the two removals can take the same men:
+                // each resulting set is one action.
+                let mut seen: SmallVec<[PointSet; 16]> = SmallVec::new();
+                for pre in bell_targets {
+                    self.finish(
+                        st,
+                        After { new_own, new_hand: hand, closed, pre: pre.bit() },
+                        make,
+                        &mut |a: Action, s: State| {
+                            if !seen.contains(&a.captures()) {
+                                seen.push(a.captures());
+                                emit(a, s);
+                            }
+                        },
+                    );
+                }
+            }
+        }
+        if special && self.dice == Dice::Murray && st.own_hand >= 3 {
+            for &line in board.lines() {
+                if !line.is_subset(empty) {
+                    continue;
+                }
+                let new_own = st.own | line;
+                let others = line
+                    .iter()
+                    .flat_map(|p| board.lines_at(p).iter().copied())
+                    .filter(|&l| l != line && l.is_subset(new_own))
+                    .fold(SmallVec::<[PointSet; 4]>::new(), |mut acc, l| {
+                        if !acc.contains(&l) {
+                            acc.push(l);
+                        }
+                        acc
+                    });
+                let closed = 1 + others.len() as u32;
+                self.finish(
+                    st,
+                    After { new_own, new_hand: st.own_hand - 3, closed, pre: PointSet::EMPTY },
+                    |captures| Action::PlaceLine { line, captures },
+                    emit,
+                );
+            }
+        }
+    }
+
+    fn movements(&self, st: &State, special: bool, emit: &mut impl FnMut(Action, State)) {
+        let board = self.board;
+        let empty = st.empty(board);
+        let flying = self.flying && st.own.len() == 3;
+        for from in st.own {
+            let reach = if flying { empty } else { board.neighbours(from) & empty };
+            for to in reach {
+                let new_own = st.own.without(from).with(to);
+                let closed = mills_closed_at(board, new_own, to);
+                self.finish(
+                    st,
+                    After { new_own, new_hand: 0, closed, pre: PointSet::EMPTY },
+                    |captures| Action::Move { from, to, captures },
+                    emit,
+                );
+            }
+            if special && self.dice == Dice::Schaedler {
+                // Leaps reach what a step cannot, and only to close a mill.
+                for to in empty - reach {
+                    let new_own = st.own.without(from).with(to);
+                    let closed = mills_closed_at(board, new_own, to);
+                    if closed > 0 {
+                        self.finish(
+                            st,
+                            After { new_own, new_hand: 0, closed, pre: PointSet::EMPTY },
+                            |captures| Action::Leap { from, to, captures },
+                            emit,
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! Positions: the side-independent [`State`] the solver works on, and the
+//! [`Position`] of the spec's notation, `<board>:<points> <side> <hand-x> <hand-o>`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::board::{Board, BoardKind};
+use super::mill::has_line;
+use super::point::{Point, PointSet, Side};
+use super::rules::Rules;
+
+/// A position seen from the side to move: its men, the other side's men,
+/// and the men both still hold in hand. The rules treat both sides alike, so
+/// this is all a solver needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct State {
+    pub own: PointSet,
+    pub other: PointSet,
+    pub own_hand: u8,
+    pub other_hand: u8,
+}
+
+impl State {
+    /// The start: empty board, both hands full.
+    pub fn start(men: u8) -> State {
+        State { own: PointSet::EMPTY, other: PointSet::EMPTY, own_hand: men, other_hand: men }
+    }
+
+    /// The same men with the roles exchanged: the other side to move.
+    #[inline]
+    pub fn swapped(self) -> State {
+        State { own: self.other, other: self.own, own_hand: self.other_hand, other_hand: self.own_hand }
+    }
+
+    #[inline]
+    pub fn empty(&self, board: &Board) -> PointSet {
+        board.all() - self.own - self.other
+    }
+
+    /// Men of the side to move, on the board and in hand.
+    #[inline]
+    pub fn own_total(&self) -> u32 {
+        self.own.len() + self.own_hand as u32
+    }
+
+    #[inline]
+    pub fn other_total(&self) -> u32 {
+        self.other.len() + self.other_hand as u32
+    }
+
+    /// Whether the side to move is placing (it has men in hand).
+    #[inline]
+    pub fn placing(&self) -> bool {
+        self.own_hand > 0
+    }
+}
+
+/// A position in the spec's notation: the board, every point's occupant, the
+/// side to move and both hands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub kind: BoardKind,
+    pub men: [PointSet; 2],
+    pub hand: [u8; 2],
+    pub to_move: Side,
+}
+
+impl Position {
+    /// The start position of a board: empty, both hands full, `x` to move.
+    pub fn start(kind: BoardKind) -> Position {
+        Position { kind, men: [PointSet::EMPTY; 2], hand: [kind.men(); 2], to_move: Side::X }
+    }
+
+    /// The position as the side to move sees it.
+    #[inline]
+    pub fn state(&self) -> State {
+        let (s, o) = (self.to_move.index(), self.to_move.other().index());
+        State { own: self.men[s], other: self.men[o], own_hand: self.hand[s], other_hand: self.hand[o] }
+    }
+
+    /// The position of a state with `side` to move.
+    pub fn from_state(kind: BoardKind, side: Side, st: State) -> Position {
+        let mut men = [PointSet::EMPTY; 2];
+        let mut hand = [0; 2];
+        men[side.index()] = st.own;
+        men[side.other().index()] = st.other;
+        hand[side.index()] = st.own_hand;
+        hand[side.other().index()] = st.other_hand;
+        Position { kind, men, hand, to_move: side }
+    }
+
+    /// The occupant of a point.
+    pub fn at(&self, p: Point) -> Option<Side> {
+        if self.men[0].contains(p) {
+            Some(Side::X)
+        } else if self.men[1].contains(p) {
+            Some(Side::O)
+        } else {
+            None
+        }
+    }
+}
+
+/// Why a position cannot occur in a game under given rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Impossible {
+    WrongBoard { position: BoardKind, rules: BoardKind },
+    TooManyMen { side: Side, count: u32, men: u8 },
+    MoverHasLine(Side),
+    BothLines,
+    AlreadyLost(Side),
+}
+
+impl fmt::Display for Impossible {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Impossible::WrongBoard { position, rules } => {
+                write!(f, "the position is on the {position} board but the rules are for {rules}")
+            }
+            Impossible::TooManyMen { side, count, men } => {
+                write!(f, "side {side} has {count} men on the board and in hand, more than the {men} it starts with")
+            }
+            Impossible::MoverHasLine(s) => write!(
+                f,
+                "side {s} is to move but already has a line: a closed line ends the game at once on this board"
+            ),
+            Impossible::BothLines => write!(f, "both sides have a line, but the first line ends the game"),
+            Impossible::AlreadyLost(s) => {
+                write!(f, "side {s} has fewer than 3 men but has just moved: the game ended before")
+            }
+        }
+    }
+}
+
+impl Rules {
+    /// Checks that a position can occur in a game under these rules.
+    pub fn check(&self, pos: &Position) -> Result<(), Impossible> {
+        if pos.kind != self.board.kind {
+            return Err(Impossible::WrongBoard { position: pos.kind, rules: self.board.kind });
+        }
+        for side in [Side::X, Side::O] {
+            let count = pos.men[side.index()].len() + pos.hand[side.index()] as u32;
+            if count > self.men() as u32 {
+                return Err(Impossible::TooManyMen { side, count, men: self.men() });
+            }
+        }
+        let st = pos.state();
+        if self.board.line_wins() {
+            let (mover, last) = (has_line(self.board, st.own), has_line(self.board, st.other));
+            if mover && last {
+                return Err(Impossible::BothLines);
+            }
+            if mover {
+                return Err(Impossible::MoverHasLine(pos.to_move));
+            }
+        }
+        if st.other_total() < 3 {
+            return Err(Impossible::AlreadyLost(pos.to_move.other()));
+        }
+        Ok(())
+    }
+}
+
+/// A position string that could not be read, with what was wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsePositionError(pub String);
+
+impl fmt::Display for ParsePositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid position: {}", self.0)
+    }
+}
+
+impl std::error::Error for ParsePositionError {}
+
+impl FromStr for Position {
+    type Err = ParsePositionError;
+
+    fn from_str(s: &str) -> Result<Position, ParsePositionError> {
+        let err = |m: String| ParsePositionError(m);
+        let fields: Vec<&str> = s.split_whitespace().collect();
+        if fields.len() != 4 {
+            return Err(err(format!(
+                "expected 4 fields '<board>:<points> <side> <hand-x> <hand-o>', found {} in '{s}'",
+                fields.len()
+            )));
+        }
+        let (board_name, points) = fields[0]
+            .split_once(':')
+            .ok_or_else(|| err(format!("first field '{}' lacks the ':' after the board name", fields[0])))?;
+        let kind: BoardKind = board_name.parse().map_err(err)?;
+        let board = Board::get(kind, false);
+        let n = board.len();
+        let chars: Vec<char> = points.chars().collect();
+        if chars.len() != n {
+            return Err(err(format!(
+                "board {kind} has {n} points but '{points}' lists {} (one of x, o, . per point, in the order {})",
+                chars.len(),
+                board.points().map(|p| board.name(p)).collect::<Vec<_>>().join(" ")
+            )));
+        }
+        let mut men = [PointSet::EMPTY; 2];
+        for (i, c) in chars.iter().enumerate() {
+            let p = Point(i as u8);
+            match c {
+                'x' | 'X' => men[0] = men[0].with(p),
+                'o' | 'O' => men[1] = men[1].with(p),
+                '.' => {}
+                _ => {
+                    return Err(err(format!(
+                        "character '{c}' at point {} (position {} of '{points}') is not x, o or .",
+                        board.name(p),
+                        i + 1
+                    )));
+                }
+            }
+        }
+        let to_move = match fields[1] {
+            "x" | "X" => Side::X,
+            "o" | "O" => Side::O,
+            other => return Err(err(format!("side to move '{other}' is not x or o"))),
+        };
+        let mut hand = [0u8; 2];
+        for (i, f) in fields[2..].iter().enumerate() {
+            let side = if i == 0 { 'x' } else { 'o' };
+            hand[i] = f
+                .parse::<u8>()
+                .ok()
+                .filter(|&h| h <= kind.men())
+                .ok_or_else(|| err(format!("hand of {side} '{f}' is not a number from 0 to {}", kind.men())))?;
+        }
+        Ok(Position { kind, men, hand, to_move })
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let board = Board::get(self.kind, false);
+        write!(f, "{}:", self.kind)?;
+        for p in board.points() {
+            let c = match self.at(p) {
+                Some(Side::X) => 'x',
+                Some(Side::O) => 'o',
+                None => '.',
+            };
+            write!(f, "{c}")?;
+        }
+        write!(f, " {} {} {}", self.to_move, self.hand[0], self.hand[1])
+    }
+}

@@ -1,0 +1,243 @@
+//! Perfect indexing of positions within a sector.
+//!
+//! A position's index is the canonical (symmetry-reduced) rank of the side to
+//! move's set of points, times the number of ways to place the other side's
+//! men on the remaining points, plus the rank of the other side's set among
+//! those free points. When the side to move's set is itself symmetric, the
+//! symmetries that fix it are used once more to pick the smallest rank of the
+//! other set: every position then has exactly one index, and indices that no
+//! position maps to are marked as unused.
+
+use std::sync::Arc;
+
+use engine::merels::{Board, MAX_POINTS, PointSet, State};
+
+use super::sector::Sector;
+
+/// Binomial coefficients up to 24 choose 24.
+pub struct Binomial([[u64; MAX_POINTS + 1]; MAX_POINTS + 1]);
+
+impl Binomial {
+    const fn new() -> Binomial {
+        let mut t = [[0u64; MAX_POINTS + 1]; MAX_POINTS + 1];
+        let mut n = 0;
+        while n <= MAX_POINTS {
+            t[n][0] = 1;
+            let mut k = 1;
+            while k <= n {
+                t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+                k += 1;
+            }
+            n += 1;
+        }
+        Binomial(t)
+    }
+
+    #[inline]
+    pub fn get(&self, n: usize, k: usize) -> u64 {
+        if k > n { 0 } else { self.0[n][k] }
+    }
+}
+
+pub static BINOMIAL: Binomial = Binomial::new();
+
+/// The colexicographic rank of a set among the sets of its size.
+#[inline]
+pub fn colex_rank(set: u32) -> u64 {
+    let mut r = 0;
+    let mut s = set;
+    let mut i = 1;
+    while s != 0 {
+        let p = s.trailing_zeros() as usize;
+        r += BINOMIAL.get(p, i);
+        s &= s - 1;
+        i += 1;
+    }
+    r
+}
+
+/// The set of `k` elements with colexicographic rank `rank`.
+#[inline]
+pub fn colex_unrank(mut rank: u64, k: usize) -> u32 {
+    let mut set = 0u32;
+    let mut p = MAX_POINTS;
+    for i in (1..=k).rev() {
+        // The largest p with C(p, i) <= rank.
+        loop {
+            p -= 1;
+            if BINOMIAL.get(p, i) <= rank {
+                break;
+            }
+        }
+        rank -= BINOMIAL.get(p, i);
+        set |= 1 << p;
+    }
+    set
+}
+
+/// The bits of `set` that lie in `mask`, packed to the low end (like PEXT).
+#[inline]
+pub fn compress(set: u32, mask: u32) -> u32 {
+    let mut out = 0;
+    let mut s = set & mask;
+    while s != 0 {
+        let bit = s & s.wrapping_neg();
+        out |= 1 << (mask & (bit - 1)).count_ones();
+        s &= s - 1;
+    }
+    out
+}
+
+/// The inverse of [`compress`]: low bits spread onto the bits of `mask`.
+#[inline]
+pub fn deposit(mut packed: u32, mask: u32) -> u32 {
+    let mut out = 0;
+    let mut m = mask;
+    while packed != 0 && m != 0 {
+        let bit = m & m.wrapping_neg();
+        if packed & 1 != 0 {
+            out |= bit;
+        }
+        packed >>= 1;
+        m &= m - 1;
+    }
+    out
+}
+
+/// Canonical sets of one size: each set's class representative and the
+/// symmetry that maps it there.
+struct SizeTable {
+    /// Canonical sets, in increasing order.
+    canon: Vec<u32>,
+    /// For every set of this size, by colex rank: (canonical index, symmetry).
+    lookup: Vec<(u32, u8)>,
+    /// For each canonical set, the symmetries (other than the identity) that
+    /// fix it; empty for most sets.
+    stabiliser: Vec<Vec<u8>>,
+}
+
+impl SizeTable {
+    fn build(board: &Board, k: usize) -> SizeTable {
+        let n = board.len();
+        let total = BINOMIAL.get(n, k) as usize;
+        let syms = board.symmetries();
+        let mut lookup = vec![(0u32, 0u8); total];
+        let mut canon = Vec::new();
+        let mut stabiliser = Vec::new();
+        // The canonical set of a class is its smallest member; visiting sets
+        // in increasing colex order meets each class first at that member.
+        let mut class_of: Vec<u32> = vec![u32::MAX; total];
+        for r in 0..total {
+            if class_of[r] != u32::MAX {
+                continue;
+            }
+            let set = colex_unrank(r as u64, k);
+            let id = canon.len() as u32;
+            canon.push(set);
+            let mut stab = Vec::new();
+            for (g, sym) in syms.iter().enumerate() {
+                let image = sym.set(PointSet(set)).0;
+                let ir = colex_rank(image) as usize;
+                if class_of[ir] == u32::MAX {
+                    class_of[ir] = id;
+                }
+                if image == set && g != 0 {
+                    stab.push(g as u8);
+                }
+            }
+            stabiliser.push(stab);
+        }
+        // The symmetry taking each set to its canonical set.
+        for r in 0..total {
+            let set = colex_unrank(r as u64, k);
+            let id = class_of[r];
+            let target = canon[id as usize];
+            let g = syms.iter().position(|s| s.set(PointSet(set)).0 == target).expect("class member");
+            lookup[r] = (id, g as u8);
+        }
+        SizeTable { canon, lookup, stabiliser }
+    }
+}
+
+/// The symmetry tables of one board, for every set size up to the men count.
+pub struct BoardTables {
+    pub board: &'static Board,
+    sizes: Vec<SizeTable>,
+}
+
+impl BoardTables {
+    pub fn new(board: &'static Board) -> Arc<BoardTables> {
+        let sizes = (0..=board.men() as usize).map(|k| SizeTable::build(board, k)).collect();
+        Arc::new(BoardTables { board, sizes })
+    }
+
+    /// How many symmetry classes of `k`-point sets the board has.
+    pub fn classes(&self, k: usize) -> usize {
+        self.sizes[k].canon.len()
+    }
+}
+
+/// Maps the positions of one sector to `0..size()` and back.
+#[derive(Clone)]
+pub struct Indexer {
+    tables: Arc<BoardTables>,
+    sector: Sector,
+    /// Ways to place the other side's men among the free points.
+    other_ways: u64,
+    size: u64,
+}
+
+impl Indexer {
+    pub fn new(tables: Arc<BoardTables>, sector: Sector) -> Indexer {
+        let n = tables.board.len();
+        let other_ways = BINOMIAL.get(n - sector.w as usize, sector.b as usize);
+        let size = tables.classes(sector.w as usize) as u64 * other_ways;
+        Indexer { tables, sector, other_ways, size }
+    }
+
+    pub fn sector(&self) -> Sector {
+        self.sector
+    }
+
+    /// Number of indices (some may be unused, see [`Indexer::is_canonical`]).
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// The index of a state of this sector.
+    #[inline]
+    pub fn index(&self, st: &State) -> u64 {
+        debug_assert_eq!(Sector::of(st), self.sector);
+        let board = self.tables.board;
+        let t = &self.tables.sizes[self.sector.w as usize];
+        let (id, g) = t.lookup[colex_rank(st.own.0) as usize];
+        let syms = board.symmetries();
+        let other = syms[g as usize].set(st.other).0;
+        let free = board.all().0 & !t.canon[id as usize];
+        let mut r = colex_rank(compress(other, free));
+        for &h in &t.stabiliser[id as usize] {
+            let alt = colex_rank(compress(syms[h as usize].set(PointSet(other)).0, free));
+            r = r.min(alt);
+        }
+        id as u64 * self.other_ways + r
+    }
+
+    /// The state with this index (the canonical member of its class).
+    #[inline]
+    pub fn state(&self, index: u64) -> State {
+        let t = &self.tables.sizes[self.sector.w as usize];
+        let own = t.canon[(index / self.other_ways) as usize];
+        let free = self.tables.board.all().0 & !own;
+        let other = deposit(colex_unrank(index % self.other_ways, self.sector.b as usize), free);
+        State { own: PointSet(own), other: PointSet(other), own_hand: self.sector.wf, other_hand: self.sector.bf }
+    }
+
+    /// Whether a position maps to this index. Indices of a symmetric own set
+    /// whose other set is not the smallest of its class are unused.
+    #[inline]
+    pub fn is_canonical(&self, index: u64) -> bool {
+        let t = &self.tables.sizes[self.sector.w as usize];
+        let id = (index / self.other_ways) as usize;
+        t.stabiliser[id].is_empty() || self.index(&self.state(index)) == index
+    }
+}

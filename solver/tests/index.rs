@@ -1,0 +1,100 @@
+//! The indexer and de-indexer are inverse functions, and indices respect
+//! symmetry: symmetric positions share one index.
+
+use engine::merels::{Board, BoardKind, PointSet, State};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use solver::merels::index::{colex_rank, colex_unrank, compress, deposit};
+use solver::merels::{BoardTables, Indexer, Sector};
+
+fn random_state(board: &Board, w: u8, b: u8, rng: &mut impl Rng) -> State {
+    let mut pts: Vec<u8> = (0..board.len() as u8).collect();
+    for i in (1..pts.len()).rev() {
+        pts.swap(i, rng.random_range(0..=i));
+    }
+    let own = pts[..w as usize].iter().fold(0u32, |a, &p| a | 1 << p);
+    let other = pts[w as usize..(w + b) as usize].iter().fold(0u32, |a, &p| a | 1 << p);
+    State { own: PointSet(own), other: PointSet(other), own_hand: 0, other_hand: 0 }
+}
+
+#[test]
+fn colex_and_pext_helpers_are_inverse() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    for _ in 0..10_000 {
+        let set: u32 = rng.random::<u32>() & 0xff_ffff;
+        let k = set.count_ones() as usize;
+        assert_eq!(colex_unrank(colex_rank(set), k), set);
+        let mask: u32 = rng.random::<u32>() & 0xff_ffff;
+        assert_eq!(deposit(compress(set, mask), mask), set & mask);
+    }
+}
+
+#[test]
+fn index_and_state_are_inverse_on_every_board() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+    for kind in BoardKind::ALL {
+        let board = Board::get(kind, false);
+        let tables = BoardTables::new(board);
+        let m = board.men();
+        for w in 0..=m {
+            for b in 0..=m {
+                if (w + b) as usize > board.len() {
+                    continue;
+                }
+                let ix = Indexer::new(tables.clone(), Sector { w, wf: 0, b, bf: 0 });
+                // From states: the index's state is a symmetric image.
+                for _ in 0..200 {
+                    let st = random_state(board, w, b, &mut rng);
+                    let i = ix.index(&st);
+                    assert!(i < ix.size());
+                    assert!(ix.is_canonical(i));
+                    let back = ix.state(i);
+                    assert!(
+                        board.symmetries().iter().any(|g| g.set(st.own) == back.own && g.set(st.other) == back.other),
+                        "{kind} {w}/{b}: {st:?} -> {i} -> {back:?}"
+                    );
+                    // Every symmetric image has the same index.
+                    for g in board.symmetries() {
+                        let img = State { own: g.set(st.own), other: g.set(st.other), ..st };
+                        assert_eq!(ix.index(&img), i);
+                    }
+                }
+                // From indices: canonical ones map back to themselves.
+                for _ in 0..200 {
+                    let i = rng.random_range(0..ix.size());
+                    if ix.is_canonical(i) {
+                        assert_eq!(ix.index(&ix.state(i)), i);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn canonical_indices_count_the_symmetry_classes() {
+    // Burnside: classes = average number of fixed positions over the group.
+    for kind in [BoardKind::Rota, BoardKind::Three] {
+        let board = Board::get(kind, false);
+        let tables = BoardTables::new(board);
+        for (w, b) in [(3, 3), (2, 2), (3, 2), (1, 0)] {
+            let ix = Indexer::new(tables.clone(), Sector { w, wf: 0, b, bf: 0 });
+            let canonical = (0..ix.size()).filter(|&i| ix.is_canonical(i)).count();
+            let n = board.len() as u32;
+            let mut fixed_total = 0usize;
+            for g in board.symmetries() {
+                for own in 0u32..1 << n {
+                    if own.count_ones() != w as u32 || g.set(PointSet(own)).0 != own {
+                        continue;
+                    }
+                    for other in 0u32..1 << n {
+                        if other & own == 0 && other.count_ones() == b as u32 && g.set(PointSet(other)).0 == other {
+                            fixed_total += 1;
+                        }
+                    }
+                }
+            }
+            assert_eq!(canonical * board.symmetries().len(), fixed_total, "{kind} {w}/{b}");
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! The `ludus` binary end to end: reports, JSON for scripts, and bad input
+//! refused with a message and exit code 2.
+
+use std::process::{Command, Output};
+
+fn ludus(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ludus")).args(args).output().expect("run ludus")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn help_lists_every_subcommand() {
+    let o = ludus(&["--help"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    for cmd in ["rota", "merels", "rithmo", "wibold", "arena"] {
+        assert!(text.contains(cmd), "{cmd} missing from help:\n{text}");
+    }
+}
+
+#[test]
+fn rota_solve_json_has_the_documented_keys() {
+    let o = ludus(&["rota", "solve", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert!(["win", "draw", "loss"].contains(&v["value"].as_str().unwrap()));
+    let firsts = v["first_moves"].as_array().unwrap();
+    assert_eq!(firsts.len(), 9);
+    for m in firsts {
+        assert!(m["point"].is_string() && m["value"].is_string());
+        assert!(m.get("plies").is_some());
+    }
+    for key in ["random_vs_random", "perfect_vs_random", "random_vs_perfect"] {
+        let p = v[key].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&p), "{key} = {p}");
+    }
+}
+
+#[test]
+fn rota_solve_prints_a_verdict_on_the_seed() {
+    let o = ludus(&["rota", "solve"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("sure path to victory"));
+}
+
+#[test]
+fn rota_probe_and_show() {
+    let o = ludus(&["rota", "probe", "rota:xo.x.ox.o", "x", "0", "0", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["value"], "win");
+    assert_eq!(v["plies"], 1);
+    let best = v["moves"][0]["move"].as_str().unwrap();
+    assert!(best == "e-ne" || best == "sw-w", "{best}");
+    let o = ludus(&["rota", "show", "rota:......... x 3 3", "--play", "c,n"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("rota:xo....... x 2 2"), "{text}");
+}
+
+#[test]
+fn bad_input_exits_2_with_a_message() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["rota", "probe", "rota:....x x 3 3"], "has 9 points"),
+        (&["rota", "probe", "rota:xxo..xo.o x 0 0"], "already has a line"),
+        (&["rota", "show", "rota:......... x 3 3", "--play", "q"], "not a point"),
+        (&["rota", "show", "rota:......... x 3 3", "--play", "c,c"], "not legal"),
+        (&["rota", "solve", "--blocked", "sometimes"], "invalid value"),
+        (&["rota", "frobnicate"], "unrecognized subcommand"),
+        (&["merels", "solve"], "not built yet"),
+        (&["arena"], "not built yet"),
+    ];
+    for (args, want) in cases {
+        let o = ludus(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{args:?}");
+    }
+}
