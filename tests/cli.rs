@@ -55,7 +55,8 @@ fn rota_probe_and_show() {
     let o = ludus(&["rota", "probe", "rota:xo.x.ox.o", "x", "0", "0", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["value"], "win");
+    assert_eq!(v["outcome"], "win");
+    assert_eq!(v["value"], 1.0);
     assert_eq!(v["plies"], 1);
     let best = v["moves"][0]["move"].as_str().unwrap();
     assert!(best == "e-ne" || best == "sw-w", "{best}");
@@ -74,7 +75,12 @@ fn bad_input_exits_2_with_a_message() {
         (&["rota", "show", "rota:......... x 3 3", "--play", "c,c"], "not legal"),
         (&["rota", "solve", "--blocked", "sometimes"], "invalid value"),
         (&["rota", "frobnicate"], "unrecognized subcommand"),
-        (&["merels", "solve"], "not built yet"),
+        (&["merels", "solve"], "required arguments"),
+        (&["merels", "solve", "--board", "hex"], "unknown board"),
+        (&["merels", "solve", "--board", "six", "--dice", "loaded"], "unknown dice reading"),
+        (&["merels", "solve", "--board", "six", "--diagonals"], "--diagonals is an option of the three board"),
+        (&["merels", "probe", "six:................", "x", "6", "6", "--play", "a1,a1"], "not legal"),
+        (&["rithmo"], "not built yet"),
         (&["arena"], "not built yet"),
     ];
     for (args, want) in cases {

@@ -5,7 +5,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod error;
+mod merels;
 mod merels_args;
+mod progress;
 mod rota;
 
 pub use error::CliError;
@@ -29,7 +31,7 @@ enum Command {
     /// Rota, the Roman wheel game: solve it, probe and draw positions
     Rota(rota::RotaArgs),
     /// The merels family with and without dice: solve, probe, show
-    Merels(NotBuilt),
+    Merels(merels::MerelsArgs),
     /// Rithmomachia, the battle of numbers: perft, analysis, play
     Rithmo(NotBuilt),
     /// Wibold's Ludus Regularis: exact analysis and simulation
@@ -54,7 +56,7 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Rota(a) => rota::run(a),
-        Command::Merels(_) => Err(not_built("merels")),
+        Command::Merels(a) => merels::run(a),
         Command::Rithmo(_) => Err(not_built("rithmo")),
         Command::Wibold(_) => Err(not_built("wibold")),
         Command::Arena(_) => Err(not_built("arena")),

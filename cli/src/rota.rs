@@ -3,13 +3,13 @@
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use engine::merels::{Action, Position, Rules, Throw, render};
+use engine::merels::{Rules, render};
 use serde_json::json;
 use solver::merels::{Silent, Solution};
 use solver::rota::{Chances, RotaReport, report_from};
 
 use crate::error::{CliError, Result};
-use crate::merels_args::{RuleArgs, parse_position};
+use crate::merels_args::{RuleArgs, parse_position, play_moves, probe};
 
 #[derive(Args, Debug)]
 pub struct RotaArgs {
@@ -66,35 +66,9 @@ pub fn run(args: RotaArgs) -> Result<()> {
         RotaCmd::Probe { position, play, rules, json } => {
             let rules = rules.apply(Rules::rota())?;
             let pos = play_moves(parse_position(&position, &rules)?, &play, &rules)?;
-            probe(&rules, &pos, json)
+            probe(&rules, &pos, None, json, &Silent)
         }
     }
-}
-
-/// Plays actions in notation from a position, refusing illegal ones.
-pub fn play_moves(mut pos: Position, moves: &[String], rules: &Rules) -> Result<Position> {
-    let board = rules.board;
-    for m in moves.iter().map(|m| m.trim()).filter(|m| !m.is_empty()) {
-        let st = pos.state();
-        if rules.lost(&st) {
-            return Err(CliError(format!("cannot play '{m}': the game is over in {pos}")));
-        }
-        if rules.throws(&st) {
-            return Err(CliError(format!("cannot play '{m}': this turn starts with a throw of the dice")));
-        }
-        let action = Action::parse(m, board)?;
-        let legal = rules.actions(&st, Throw::None);
-        let Some((_, next)) = legal.iter().find(|(a, _)| *a == action) else {
-            let names: Vec<String> = legal.iter().map(|(a, _)| a.display(board).to_string()).collect();
-            return Err(CliError(format!(
-                "'{m}' is not legal for {} in {pos}; legal: {}",
-                pos.to_move,
-                if names.is_empty() { "none".to_string() } else { names.join(" ") }
-            )));
-        };
-        pos = Position::from_state(pos.kind, pos.to_move.other(), *next);
-    }
-    Ok(pos)
 }
 
 fn solve(rules: Rules, json: bool) -> Result<()> {
@@ -159,39 +133,4 @@ fn print_report(r: &RotaReport, solved: f64, total: f64) {
     println!("  (perfect: best value, fastest win or slowest loss, ties broken uniformly at random)");
     println!();
     println!("{}", r.verdict);
-}
-
-fn probe(rules: &Rules, pos: &Position, json: bool) -> Result<()> {
-    let sol = Solution::solve(*rules, &Silent);
-    let st = pos.state();
-    let value = sol.value(&st).ok_or_else(|| CliError(format!("{pos} is outside the solved positions")))?;
-    let rated = sol.rate_actions(&st);
-    let board = rules.board;
-    if json {
-        let moves: Vec<_> = rated
-            .iter()
-            .map(|(a, v)| json!({"move": a.display(board).to_string(), "value": v.word(), "plies": v.plies()}))
-            .collect();
-        let out = json!({
-            "position": pos.to_string(),
-            "side": pos.to_move.to_string(),
-            "value": value.word(),
-            "plies": value.plies(),
-            "moves": moves,
-        });
-        println!("{}", serde_json::to_string_pretty(&out).map_err(|e| CliError(e.to_string()))?);
-        return Ok(());
-    }
-    println!("{}", render(pos, board));
-    println!("{pos}");
-    println!("Value for {} (to move): {value}", pos.to_move);
-    if rated.is_empty() {
-        println!("No moves: the game is over.");
-    } else {
-        println!("Moves, best first:");
-        for (a, v) in rated {
-            println!("  {:<10} {v}", a.display(board).to_string());
-        }
-    }
-    Ok(())
 }

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::merels::markov::{ChainResult, Policy, leader_chances};
 use crate::merels::value::{UNUSED, unpack};
-use crate::merels::{Observer, Solution, Value};
+use crate::merels::{Eval, Observer, Solution, Value, Values};
 
 /// One first placement of the leader and its value for him.
 #[derive(Clone, Debug, Serialize)]
@@ -94,11 +94,14 @@ pub fn report_from(sol: &Solution) -> RotaReport {
     let rules = sol.rules;
     let board = rules.board;
     let start = State::start(rules.men());
-    let value = sol.value(&start).expect("start solved");
+    let value = sol.dtm(&start).expect("start solved");
     let first_moves = sol
         .rate_actions(&start)
         .into_iter()
-        .map(|(a, v)| FirstMove { point: a.display(board).to_string(), value: v.word(), plies: v.plies() })
+        .filter_map(|(_, a, e)| match e {
+            Eval::Dtm(v) => Some(FirstMove { point: a.display(board).to_string(), value: v.word(), plies: v.plies() }),
+            _ => None,
+        })
         .collect::<Vec<_>>();
 
     let (classes, positions, longest, longest_at) = census(sol);
@@ -140,7 +143,8 @@ fn census(sol: &Solution) -> (Counts, Counts, u16, Option<String>) {
     let mut sectors: Vec<_> = sol.tables().collect();
     sectors.sort_by_key(|(s, _)| **s);
     for (_, table) in sectors {
-        for (i, &p) in table.packed().iter().enumerate() {
+        let Values::Dtm(packed) = &table.values else { continue };
+        for (i, &p) in packed.iter().enumerate() {
             if p == UNUSED {
                 continue;
             }

@@ -20,8 +20,8 @@ fn play(sol: &Solution, leader: Policy, follower: Policy, rng: &mut impl Rng) ->
             return Some(!lead);
         }
         if (if lead { leader } else { follower }) == Policy::Perfect {
-            let best = kids.iter().map(|c| sol.value(c).unwrap().back()).max();
-            kids.retain(|c| Some(sol.value(c).unwrap().back()) == best);
+            let best = kids.iter().map(|c| sol.dtm(c).unwrap().back()).max();
+            kids.retain(|c| Some(sol.dtm(c).unwrap().back()) == best);
         }
         st = kids[rng.random_range(0..kids.len())];
         lead = !lead;

@@ -125,14 +125,14 @@ fn retrograde_equals_fixpoint_on_every_small_rule_set() {
         let truth = fixpoint(&rules);
         let mut compared = 0;
         for (st, v) in &truth {
-            if let Some(got) = sol.value(st) {
+            if let Some(got) = sol.dtm(st) {
                 assert_eq!(got, *v, "{}: state {st:?}", rules.label());
                 compared += 1;
             }
         }
         // Everything reachable from the start is in the solution.
         let start = State::start(rules.men());
-        assert_eq!(sol.value(&start), truth.get(&start).copied(), "{}", rules.label());
+        assert_eq!(sol.dtm(&start), truth.get(&start).copied(), "{}", rules.label());
         assert!(compared > 1000, "{}: only {compared} states compared", rules.label());
     }
 }
@@ -189,7 +189,7 @@ fn retrograde_agrees_with_depth_limited_negamax_on_random_positions() {
         let mut memo = HashMap::new();
         for _ in 0..300 {
             let st = states[rng.random_range(0..states.len())];
-            let Some(v) = sol.value(&st) else { continue };
+            let Some(v) = sol.dtm(&st) else { continue };
             let depth = 9;
             match negamax(&rules, &st, depth, &mut memo) {
                 Some(Value::Draw) => assert_eq!(v, Value::Draw, "{} {st:?}", rules.label()),

@@ -7,15 +7,16 @@ use fxhash::FxHashMap;
 
 use super::index::Indexer;
 use super::sector::Sector;
-use super::solution::Solution;
+use super::solution::{Solution, compare};
+use super::table::Kind;
 
 /// How a side chooses its actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
     /// Uniformly at random among the legal actions.
     Random,
-    /// Among the actions of best value (fastest win, slowest loss, any draw),
-    /// uniformly at random.
+    /// Among the actions of best value (fastest win, slowest loss, any draw;
+    /// under chance the highest expected value), uniformly at random.
     Perfect,
 }
 
@@ -70,10 +71,15 @@ pub fn leader_chances(sol: &Solution, leader: Policy, follower: Policy) -> Chain
                 let chosen: Vec<State> = match policy {
                     Policy::Random => kids.iter().map(|k| k.1).collect(),
                     Policy::Perfect => {
+                        let kind = Kind::of(rules, Sector::of(&st));
                         let rated: Vec<_> =
-                            kids.iter().map(|(_, c)| (*c, sol.value(c).expect("solved").back())).collect();
-                        let best = rated.iter().map(|r| r.1).max();
-                        rated.into_iter().filter(|r| Some(r.1) == best).map(|r| r.0).collect()
+                            kids.iter().map(|(_, c)| (*c, sol.action_value(kind, c).expect("solved"))).collect();
+                        let best = rated.iter().map(|r| r.1).max_by(compare);
+                        rated
+                            .into_iter()
+                            .filter(|r| best.is_some_and(|b| compare(&r.1, &b).is_eq()))
+                            .map(|r| r.0)
+                            .collect()
                     }
                 };
                 let share = p72 as f64 / 72.0 / chosen.len().max(1) as f64;

@@ -1,13 +1,23 @@
-//! Retrograde solving of the merels family (`../shared/spec/merels.md`).
+//! Retrograde solving of the merels family (`../shared/spec/merels.md`):
+//! sectors, perfect indexing with symmetry, deterministic retrograde
+//! analysis, exact values under chance in placement, value iteration under
+//! chance in movement, and databases on disk.
 
+pub mod certify;
+pub mod chance;
+pub mod db;
+pub mod exact;
 pub mod index;
 pub mod markov;
+pub mod report;
 pub mod retro;
 pub mod sector;
 pub mod solution;
+pub mod table;
 pub mod value;
 
 pub use index::{BoardTables, Indexer};
 pub use sector::Sector;
-pub use solution::{Observer, Silent, Solution, Table};
-pub use value::Value;
+pub use solution::{Observer, Silent, Solution, SolveError, SolveOptions};
+pub use table::{Census, Eval, Kind, Meta, Table, Values};
+pub use value::{Interval, Value};

@@ -16,8 +16,9 @@ use rayon::prelude::*;
 use smallvec::SmallVec;
 
 use super::index::Indexer;
-use super::solution::{Observer, Solution, Table};
-use super::value::{DRAW, Packed, UNUSED, Value, pack, unpack};
+use super::solution::{Observer, Solution};
+use super::table::{Meta, Table, Values};
+use super::value::{DRAW, Packed, UNUSED, Value, pack};
 
 /// Where a successor's value comes from.
 enum Succ {
@@ -47,7 +48,7 @@ impl Group<'_> {
         let s = super::sector::Sector::of(child);
         match self.ix.iter().position(|ix| ix.sector() == s) {
             Some(slot) => Succ::Inside(slot, self.ix[slot].index(child)),
-            None => Succ::Known(self.known.value(child).expect("successor sectors are solved first")),
+            None => Succ::Known(self.known.dtm(child).expect("successor sectors are solved first")),
         }
     }
 
@@ -179,7 +180,9 @@ pub(crate) fn retrograde(rules: &Rules, known: &Solution, ix: Vec<Indexer>, obs:
     obs.finish();
     g.ix.into_iter()
         .zip(values)
-        .map(|(indexer, vals)| Table::dtm(indexer, vals.into_iter().map(AtomicU16::into_inner).collect()))
+        .map(|(indexer, vals)| {
+            Table::new(indexer, Values::Dtm(vals.into_iter().map(AtomicU16::into_inner).collect()), Meta::default())
+        })
         .collect()
 }
 
@@ -229,7 +232,7 @@ fn seed(g: &Group, board: &Board, ix: &Indexer, i: u64, count: &AtomicU8) -> Pac
 }
 
 /// Evaluates a sector whose successors are all known.
-pub(crate) fn forward(rules: &Rules, known: &Solution, ix: Indexer, obs: &dyn Observer) -> Table {
+pub(crate) fn forward_dtm(rules: &Rules, known: &Solution, ix: Indexer, obs: &dyn Observer) -> Table {
     let board = rules.board;
     obs.begin("forward", ix.size());
     let values: Vec<Packed> = (0..ix.size())
@@ -242,15 +245,10 @@ pub(crate) fn forward(rules: &Rules, known: &Solution, ix: Indexer, obs: &dyn Ob
             if !valid(board, &st) {
                 return UNUSED;
             }
-            pack(known.evaluate(&st))
+            pack(known.evaluate_dtm(&st))
         })
         .collect();
     obs.advance(ix.size());
     obs.finish();
-    Table::dtm(ix, values)
-}
-
-/// A convenience for tests and reports: unpacks a table entry.
-pub fn read(p: Packed) -> Option<Value> {
-    (p != UNUSED).then(|| unpack(p))
+    Table::new(ix, Values::Dtm(values), Meta::default())
 }

@@ -106,7 +106,9 @@ pub fn successors(rules: &Rules, s: Sector) -> Vec<Sector> {
 }
 
 /// The sectors reachable from the start, grouped into strongly connected
-/// components listed so that every group comes after all groups it leads to.
+/// components, listed so that every group comes after all groups it leads
+/// to, and among groups that are ready the smallest endgames first (fewest
+/// men in hand, then fewest men in all).
 pub fn solve_order(rules: &Rules) -> Vec<Vec<Sector>> {
     let start = Sector::start(rules);
     let mut edges: BTreeMap<Sector, Vec<Sector>> = BTreeMap::new();
@@ -119,7 +121,35 @@ pub fn solve_order(rules: &Rules) -> Vec<Vec<Sector>> {
         stack.extend(succ.iter().copied().filter(|c| !edges.contains_key(c)));
         edges.insert(s, succ);
     }
-    tarjan(&edges)
+    let groups = tarjan(&edges);
+    let group_of: BTreeMap<Sector, usize> =
+        groups.iter().enumerate().flat_map(|(g, ss)| ss.iter().map(move |&s| (s, g))).collect();
+    // Kahn's algorithm over the groups, by priority.
+    let mut waiting: Vec<BTreeSet<usize>> = groups
+        .iter()
+        .enumerate()
+        .map(|(g, ss)| ss.iter().flat_map(|s| edges[s].iter().map(|c| group_of[c])).filter(|&c| c != g).collect())
+        .collect();
+    let key = |g: usize| {
+        let ss = &groups[g];
+        let hands = ss.iter().map(|s| s.wf + s.bf).max().unwrap_or(0);
+        let men = ss.iter().map(|s| s.w + s.wf + s.b + s.bf).max().unwrap_or(0);
+        (hands, men, ss[0])
+    };
+    let mut ready: BTreeSet<((u8, u8, Sector), usize)> =
+        (0..groups.len()).filter(|&g| waiting[g].is_empty()).map(|g| (key(g), g)).collect();
+    let mut out = Vec::with_capacity(groups.len());
+    while let Some(first) = ready.pop_first() {
+        let g = first.1;
+        out.push(groups[g].clone());
+        for (h, w) in waiting.iter_mut().enumerate() {
+            if w.remove(&g) && w.is_empty() {
+                ready.insert((key(h), h));
+            }
+        }
+    }
+    debug_assert_eq!(out.len(), groups.len());
+    out
 }
 
 /// Tarjan's algorithm; components come out children first.

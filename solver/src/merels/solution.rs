@@ -1,14 +1,22 @@
-//! A solved game: one table per sector, and the queries on it.
+//! A solved game: one table per sector, the solving loop over sector groups
+//! (loading what a database already holds), and the queries on the result.
 
+use std::ops::Neg;
+use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Instant;
 
 use engine::merels::{Action, Blocked, Rules, State, Throw};
 use fxhash::FxHashMap;
 
+use super::chance::{forward_chance, value_iteration};
+use super::db::{Db, DbError};
+use super::exact::forward_exact;
 use super::index::{BoardTables, Indexer};
-use super::retro::{forward, retrograde, valid};
-use super::sector::{Sector, solve_order};
-use super::value::{Packed, UNUSED, Value, unpack};
+use super::retro::{forward_dtm, retrograde, valid};
+use super::sector::{Sector, solve_order, successors};
+use super::table::{Eval, Kind, Table};
+use super::value::{Interval, MOVER_SAFE, OTHER_SAFE, Value, down, exact_denominator, up};
 
 /// Receives progress reports from long work (the CLI draws progress bars).
 pub trait Observer: Sync {
@@ -18,126 +26,436 @@ pub trait Observer: Sync {
     fn finish(&self) {}
     /// A sector group is about to be solved: `done` of `groups` are finished.
     fn group(&self, _sectors: &[Sector], _done: usize, _groups: usize) {}
+    /// Something the user should know (a damaged file being re-solved).
+    fn note(&self, _message: &str) {}
 }
 
 /// Reports nothing.
 pub struct Silent;
 impl Observer for Silent {}
 
-/// The solved values of one sector.
-pub struct Table {
-    pub indexer: Indexer,
-    values: Vec<Packed>,
+/// How to solve.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Where sector files live; `None` solves in memory only.
+    pub db: Option<PathBuf>,
+    /// Value iteration stops when no value moves more than this in a sweep.
+    pub tolerance: f64,
+    /// Value iteration gives up after this many sweeps (its intervals stay
+    /// proven whenever it stops).
+    pub max_sweeps: u64,
+    /// Solve only the groups whose sectors have at most this many men in all.
+    pub max_men: Option<u8>,
+    /// Keep every table in memory (otherwise tables no later group needs are
+    /// dropped and reloaded from the database on demand).
+    pub keep_all: bool,
+    /// Under chance in movement, narrow the positions whose bounds stay open
+    /// (endless play) by certified strategy iteration: slower.
+    pub settle: bool,
 }
 
-impl Table {
-    pub(crate) fn dtm(indexer: Indexer, values: Vec<Packed>) -> Table {
-        Table { indexer, values }
-    }
-
-    /// The value of a state of this sector.
-    #[inline]
-    pub fn get(&self, st: &State) -> Value {
-        unpack(self.values[self.indexer.index(st) as usize])
-    }
-
-    /// The packed values by index (`UNUSED` where no position maps).
-    pub fn packed(&self) -> &[Packed] {
-        &self.values
-    }
-
-    /// Positions in the table (indices a position maps to).
-    pub fn positions(&self) -> u64 {
-        self.values.iter().filter(|&&v| v != UNUSED).count() as u64
+impl Default for SolveOptions {
+    fn default() -> SolveOptions {
+        SolveOptions { db: None, tolerance: 1e-7, max_sweeps: 100_000, max_men: None, keep_all: true, settle: false }
     }
 }
 
-/// Every sector of a game reachable from its start, solved.
+/// What went wrong while solving.
+#[derive(Debug)]
+pub struct SolveError(pub String);
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// How one group was obtained.
+#[derive(Clone, Debug)]
+pub struct GroupRecord {
+    pub sectors: Vec<Sector>,
+    /// Read from the database rather than solved now.
+    pub loaded: bool,
+}
+
+/// The sectors of a game reachable from its start, solved.
 pub struct Solution {
     pub rules: Rules,
     pub board_tables: Arc<BoardTables>,
-    tables: FxHashMap<Sector, Table>,
-    /// Groups in the order they were solved.
+    tables: FxHashMap<Sector, Arc<Table>>,
+    /// Every group of the game, in solving order.
     order: Vec<Vec<Sector>>,
+    /// The groups solved or loaded, in order.
+    pub records: Vec<GroupRecord>,
+    db: Option<Db>,
+    /// Denominator of exact values.
+    pub den: i128,
 }
 
 impl Solution {
-    /// Solves every sector reachable from the start.
+    /// Solves every sector reachable from the start in memory.
     pub fn solve(rules: Rules, obs: &dyn Observer) -> Solution {
-        assert_eq!(rules.dice, engine::merels::Dice::None, "chance is solved by the chance solver");
-        let board_tables = BoardTables::new(rules.board);
-        let order = solve_order(&rules);
-        let mut sol = Solution { rules, board_tables, tables: FxHashMap::default(), order: order.clone() };
-        let groups = order.len();
-        for (done, group) in order.into_iter().enumerate() {
-            obs.group(&group, done, groups);
-            let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(sol.board_tables.clone(), s)).collect();
-            let cyclic = group.len() > 1 || super::sector::successors(&rules, group[0]).contains(&group[0]);
-            let tables = if cyclic {
-                retrograde(&rules, &sol, ix, obs)
-            } else {
-                vec![forward(&rules, &sol, ix.into_iter().next().expect("one sector"), obs)]
-            };
-            for t in tables {
-                sol.tables.insert(t.indexer.sector(), t);
-            }
-        }
-        sol
+        Solution::solve_with(rules, &SolveOptions::default(), obs).expect("an in-memory solve cannot fail")
     }
 
-    /// The stored value of a state (a lost state needs no table). `None` when
-    /// the state is impossible or outside the solved sectors.
-    pub fn value(&self, st: &State) -> Option<Value> {
+    /// Solves with options: a database to read finished sectors from and
+    /// write new ones to, a limit on the men, value-iteration settings.
+    pub fn solve_with(rules: Rules, opts: &SolveOptions, obs: &dyn Observer) -> Result<Solution, SolveError> {
+        let board_tables = BoardTables::new(rules.board);
+        let order = solve_order(&rules);
+        let db = opts.db.as_ref().map(|root| Db::new(root, rules));
+        let mut sol = Solution {
+            rules,
+            board_tables,
+            tables: FxHashMap::default(),
+            order: order.clone(),
+            records: Vec::new(),
+            db,
+            den: exact_denominator(rules.men()),
+        };
+        let men = |s: &Sector| s.w + s.wf + s.b + s.bf;
+        let todo: Vec<Vec<Sector>> =
+            order.into_iter().filter(|g| opts.max_men.is_none_or(|m| g.iter().all(|s| men(s) <= m))).collect();
+        // The last group that reads each sector, for dropping tables early.
+        let mut last_use: FxHashMap<Sector, usize> = FxHashMap::default();
+        for (gi, g) in todo.iter().enumerate() {
+            for s in g {
+                last_use.insert(*s, gi);
+                for c in successors(&rules, *s) {
+                    last_use.insert(c, gi);
+                }
+            }
+        }
+        let groups = todo.len();
+        for (gi, group) in todo.into_iter().enumerate() {
+            obs.group(&group, gi, groups);
+            let loaded = sol.load_group(&group, obs)?;
+            if !loaded {
+                for s in group.iter().flat_map(|s| successors(&rules, *s)) {
+                    if !group.contains(&s) {
+                        sol.ensure(s)?;
+                    }
+                }
+                let t0 = Instant::now();
+                let tables = sol.solve_group(&group, opts, obs);
+                let seconds = t0.elapsed().as_secs_f64() / tables.len() as f64;
+                for mut t in tables {
+                    t.meta.seconds = seconds;
+                    if let Some(db) = &sol.db {
+                        db.store(&t)
+                            .map_err(|e| SolveError(format!("cannot write {}: {e}", db.path(t.sector()).display())))?;
+                    }
+                    sol.tables.insert(t.sector(), Arc::new(t));
+                }
+            }
+            sol.records.push(GroupRecord { sectors: group.clone(), loaded });
+            if !opts.keep_all && sol.db.is_some() {
+                sol.tables.retain(|s, _| last_use.get(s).is_some_and(|&u| u > gi));
+            }
+        }
+        Ok(sol)
+    }
+
+    /// Loads a whole group from the database; `false` if any part must be
+    /// solved (missing, or damaged and then reported).
+    fn load_group(&mut self, group: &[Sector], obs: &dyn Observer) -> Result<bool, SolveError> {
+        let Some(db) = &self.db else { return Ok(false) };
+        let mut tables = Vec::new();
+        for &s in group {
+            match db.load(Indexer::new(self.board_tables.clone(), s)) {
+                Ok(t) => tables.push(t),
+                Err(DbError::Missing) => return Ok(false),
+                Err(DbError::Corrupt(m)) => {
+                    obs.note(&format!("{m}; solving sector {} again", s.key()));
+                    return Ok(false);
+                }
+                Err(DbError::Io(e)) => return Err(SolveError(format!("cannot read sector {}: {e}", s.key()))),
+            }
+        }
+        for t in tables {
+            self.tables.insert(t.sector(), Arc::new(t));
+        }
+        Ok(true)
+    }
+
+    /// Makes sure a solved sector's table is in memory.
+    fn ensure(&mut self, s: Sector) -> Result<(), SolveError> {
+        if self.tables.contains_key(&s) || !s.is_stored() {
+            return Ok(());
+        }
+        let Some(db) = &self.db else { return Ok(()) };
+        match db.load(Indexer::new(self.board_tables.clone(), s)) {
+            Ok(t) => {
+                self.tables.insert(s, Arc::new(t));
+                Ok(())
+            }
+            Err(DbError::Missing) => Ok(()),
+            Err(e) => Err(SolveError(format!("sector {}: {e}", s.key()))),
+        }
+    }
+
+    /// Loads from the database every table a query about `st` and its
+    /// successors needs.
+    pub fn ensure_around(&mut self, st: &State) -> Result<(), SolveError> {
+        let s = Sector::of(st);
+        self.ensure(s)?;
+        for c in successors(&self.rules, s) {
+            self.ensure(c)?;
+        }
+        Ok(())
+    }
+
+    fn solve_group(&self, group: &[Sector], opts: &SolveOptions, obs: &dyn Observer) -> Vec<Table> {
+        let rules = &self.rules;
+        let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s)).collect();
+        let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
+        match (cyclic, Kind::of(rules, group[0])) {
+            (true, Kind::Chance) => value_iteration(rules, self, ix, opts, obs),
+            (true, _) => retrograde(rules, self, ix, obs),
+            (false, kind) => {
+                let ix = ix.into_iter().next().expect("one sector");
+                vec![match kind {
+                    Kind::Dtm => forward_dtm(rules, self, ix, obs),
+                    Kind::Exact => forward_exact(rules, self, ix, obs),
+                    Kind::Chance => forward_chance(rules, self, ix, obs),
+                }]
+            }
+        }
+    }
+
+    /// Whether every group of the game is solved (or loaded).
+    pub fn complete(&self) -> bool {
+        self.records.len() == self.order.len()
+    }
+
+    /// Every group of the game in solving order.
+    pub fn order(&self) -> &[Vec<Sector>] {
+        &self.order
+    }
+
+    pub fn database(&self) -> Option<&Db> {
+        self.db.as_ref()
+    }
+
+    /// The tables in memory.
+    pub fn tables(&self) -> impl Iterator<Item = (&Sector, &Arc<Table>)> {
+        self.tables.iter()
+    }
+
+    pub fn table(&self, s: Sector) -> Option<&Table> {
+        self.tables.get(&s).map(|t| t.as_ref())
+    }
+
+    /// The stored value of a state, `None` if impossible or not solved.
+    pub fn eval(&self, st: &State) -> Option<Eval> {
         if self.rules.lost(st) {
-            return Some(Value::Loss(0));
+            return Some(match Kind::of(&self.rules, Sector::of(st)) {
+                Kind::Dtm => Eval::Dtm(Value::Loss(0)),
+                Kind::Exact => Eval::Exact(-self.den),
+                Kind::Chance => Eval::Chance(Interval::LOSS),
+            });
         }
         if !valid(self.rules.board, st) {
             return None;
         }
-        let t = self.tables.get(&Sector::of(st))?;
-        Some(t.get(st))
+        self.tables.get(&Sector::of(st))?.get(st)
     }
 
-    /// The value of a state computed from its successors' stored values.
-    pub fn evaluate(&self, st: &State) -> Value {
+    /// The value of a state of a game without chance (or of a movement
+    /// sector of Murray's and Bell's readings).
+    #[inline]
+    pub fn dtm(&self, st: &State) -> Option<Value> {
+        if self.rules.lost(st) {
+            return Some(Value::Loss(0));
+        }
+        match self.tables.get(&Sector::of(st))?.get(st)? {
+            Eval::Dtm(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The exact value's numerator over [`Solution::den`].
+    #[inline]
+    pub fn exact(&self, st: &State) -> Option<i128> {
+        if self.rules.lost(st) {
+            return Some(-self.den);
+        }
+        match self.tables.get(&Sector::of(st))?.get(st)? {
+            Eval::Dtm(v) => Some(v.sign() as i128 * self.den),
+            Eval::Exact(n) => Some(n),
+            Eval::Chance(_) => None,
+        }
+    }
+
+    /// The value as an interval (exact values become points).
+    #[inline]
+    pub fn interval(&self, st: &State) -> Option<Interval> {
+        if self.rules.lost(st) {
+            return Some(Interval::LOSS);
+        }
+        Some(self.to_interval(self.tables.get(&Sector::of(st))?.get(st)?))
+    }
+
+    /// Any value as an interval.
+    pub fn to_interval(&self, e: Eval) -> Interval {
+        match e {
+            Eval::Dtm(v) => match v {
+                Value::Win(_) => Interval::WIN,
+                Value::Draw => Interval::DRAW,
+                Value::Loss(_) => Interval::LOSS,
+            },
+            Eval::Exact(n) => {
+                let x = n as f64 / self.den as f64;
+                Interval { v: x as f32, lo: down(x), hi: up(x), flags: 0 }
+            }
+            Eval::Chance(iv) => iv,
+        }
+    }
+
+    /// The value for the side to move computed from the successors' stored
+    /// values, without chance.
+    pub fn evaluate_dtm(&self, st: &State) -> Value {
         if self.rules.lost(st) {
             return Value::Loss(0);
         }
         let mut best: Option<Value> = None;
         self.rules.for_each_action(st, Throw::None, |_, child| {
-            let v = self.value(&child).expect("successor solved").back();
+            let v = self.dtm(&child).expect("successor solved").back();
             best = Some(best.map_or(v, |b| b.max(v)));
         });
-        best.unwrap_or(match self.rules.blocked {
+        best.unwrap_or(self.blocked_dtm())
+    }
+
+    fn blocked_dtm(&self) -> Value {
+        match self.rules.blocked {
             Blocked::Draw => Value::Draw,
             _ => Value::Loss(0),
+        }
+    }
+
+    /// The exact value computed from the successors: each throw's best
+    /// action, weighted by the throw's probability.
+    pub fn evaluate_exact(&self, st: &State) -> i128 {
+        if self.rules.lost(st) {
+            return -self.den;
+        }
+        let blocked = if self.rules.blocked == Blocked::Draw { 0 } else { -self.den };
+        let mut total = 0i128;
+        for (throw, p72) in self.rules.throw_outcomes(st) {
+            let mut best: Option<i128> = None;
+            self.rules.for_each_action(st, throw, |_, child| {
+                let v = -self.exact(&child).expect("successor solved");
+                best = Some(best.map_or(v, |b| b.max(v)));
+            });
+            total += p72 as i128 * best.unwrap_or(blocked);
+        }
+        // Successors have fewer throws ahead: the sum is a multiple of 72.
+        debug_assert_eq!(total % 72, 0, "exact values must stay over the common denominator");
+        total / 72
+    }
+
+    /// The interval computed from the successors, with the safety each
+    /// side can make sure of.
+    pub fn evaluate_interval(&self, st: &State) -> Interval {
+        if self.rules.lost(st) {
+            return Interval::LOSS;
+        }
+        let blocked = if self.rules.blocked == Blocked::Draw { Interval::DRAW } else { Interval::LOSS };
+        let (mut v, mut lo, mut hi) = (0.0f64, 0.0f64, 0.0f64);
+        let mut flags = MOVER_SAFE | OTHER_SAFE;
+        for (throw, p72) in self.rules.throw_outcomes(st) {
+            let mut best: Option<Best> = None;
+            self.rules.for_each_action(st, throw, |_, child| {
+                let c = self.interval(&child).expect("successor solved").neg();
+                best = Some(best.map_or(Best::of(c), |b| b.with(c)));
+            });
+            let b = best.unwrap_or(Best::of(blocked));
+            let p = p72 as f64 / 72.0;
+            v += p * b.v;
+            lo += p * b.lo;
+            hi += p * b.hi;
+            flags &= b.flags();
+        }
+        Interval { v: v as f32, lo: down(lo - 1e-12), hi: up(hi + 1e-12), flags }
+    }
+
+    /// Every legal action after each possible throw with the value it leads
+    /// to for the side to move, best first within each throw.
+    pub fn rate_actions(&self, st: &State) -> Vec<(Throw, Action, Eval)> {
+        let kind = Kind::of(&self.rules, Sector::of(st));
+        let mut out = Vec::new();
+        for (throw, _) in self.rules.throw_outcomes(st) {
+            let mut v: Vec<(Throw, Action, Eval)> = self
+                .rules
+                .actions(st, throw)
+                .into_iter()
+                .filter_map(|(a, child)| Some((throw, a, self.action_value(kind, &child)?)))
+                .collect();
+            v.sort_by(|a, b| compare(&b.2, &a.2).then(a.1.cmp(&b.1)));
+            out.extend(v);
+        }
+        out
+    }
+
+    /// The value of moving into `child`, for the mover, on the scale of the
+    /// mover's sector (`kind`).
+    #[inline]
+    pub fn action_value(&self, kind: Kind, child: &State) -> Option<Eval> {
+        Some(match kind {
+            Kind::Dtm => Eval::Dtm(self.dtm(child)?.back()),
+            Kind::Exact => Eval::Exact(-self.exact(child)?),
+            Kind::Chance => Eval::Chance(self.interval(child)?.neg()),
         })
     }
+}
 
-    /// Every legal action with the value it leads to for the side to move,
-    /// best first.
-    pub fn rate_actions(&self, st: &State) -> Vec<(Action, Value)> {
-        let mut v: Vec<(Action, Value)> = self
-            .rules
-            .actions(st, Throw::None)
-            .into_iter()
-            .map(|(a, child)| (a, self.value(&child).expect("successor solved").back()))
-            .collect();
-        v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        v
+/// Orders values of one kind by preference of the side to move.
+pub fn compare(a: &Eval, b: &Eval) -> std::cmp::Ordering {
+    match (a, b) {
+        (Eval::Dtm(x), Eval::Dtm(y)) => x.cmp(y),
+        (Eval::Exact(x), Eval::Exact(y)) => x.cmp(y),
+        (Eval::Chance(x), Eval::Chance(y)) => x.v.total_cmp(&y.v),
+        _ => panic!("values of different kinds are not compared"),
+    }
+}
+
+/// The best of a throw's actions: the largest estimate and bounds, and what
+/// can be made sure of — the mover is safe if one action keeps it safe, the
+/// other side if every action does.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Best {
+    pub v: f64,
+    pub lo: f64,
+    pub hi: f64,
+    /// Some action keeps the mover safe.
+    pub any_mover_safe: bool,
+    /// Every action keeps the other side safe.
+    pub all_other_safe: bool,
+}
+
+impl Best {
+    pub fn of(c: Interval) -> Best {
+        Best {
+            v: c.v as f64,
+            lo: c.lo as f64,
+            hi: c.hi as f64,
+            any_mover_safe: c.flags & MOVER_SAFE != 0,
+            all_other_safe: c.flags & OTHER_SAFE != 0,
+        }
     }
 
-    /// The solved sectors with their tables.
-    pub fn tables(&self) -> impl Iterator<Item = (&Sector, &Table)> {
-        self.tables.iter()
+    pub fn with(self, c: Interval) -> Best {
+        let o = Best::of(c);
+        Best {
+            v: self.v.max(o.v),
+            lo: self.lo.max(o.lo),
+            hi: self.hi.max(o.hi),
+            any_mover_safe: self.any_mover_safe || o.any_mover_safe,
+            all_other_safe: self.all_other_safe && o.all_other_safe,
+        }
     }
 
-    pub fn table(&self, s: Sector) -> Option<&Table> {
-        self.tables.get(&s)
-    }
-
-    /// The sector groups in solving order.
-    pub fn order(&self) -> &[Vec<Sector>] {
-        &self.order
+    pub fn flags(self) -> u8 {
+        (if self.any_mover_safe { MOVER_SAFE } else { 0 }) | (if self.all_other_safe { OTHER_SAFE } else { 0 })
     }
 }

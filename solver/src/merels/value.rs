@@ -110,3 +110,88 @@ pub fn unpack(p: Packed) -> Value {
         _ => Value::Loss(p - 1),
     }
 }
+
+/// Exact values of games with chance only in placement are rationals whose
+/// denominators divide a power of 72 (each throw splits 5 : 67 of 72): they
+/// are kept as numerators over one common denominator, 72 to the number of
+/// placement turns.
+pub fn exact_denominator_exponent(men: u8) -> u32 {
+    2 * men as u32
+}
+
+/// `72^exponent` (fits `i128` for every board: 72^18 < 2^112).
+pub fn exact_denominator(men: u8) -> i128 {
+    72i128.pow(exact_denominator_exponent(men))
+}
+
+/// An exact value as a reduced fraction `n/d`.
+pub fn reduced(num: i128, den: i128) -> (i128, i128) {
+    fn gcd(a: i128, b: i128) -> i128 {
+        if b == 0 { a.abs() } else { gcd(b, a % b) }
+    }
+    let g = gcd(num, den).max(1);
+    (num / g, den / g)
+}
+
+/// A value under chance: the estimate from value iteration and the interval
+/// proved to contain the true value (from both sides of value iteration,
+/// rounded outward), with what was proved about safety.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Interval {
+    pub v: f32,
+    pub lo: f32,
+    pub hi: f32,
+    /// [`MOVER_SAFE`] and [`OTHER_SAFE`].
+    pub flags: u8,
+}
+
+/// The side to move can make sure it never loses (so the value is ≥ 0).
+pub const MOVER_SAFE: u8 = 1;
+/// The other side can make sure the side to move never wins (value ≤ 0).
+pub const OTHER_SAFE: u8 = 2;
+
+impl Interval {
+    /// The side to move has lost.
+    pub const LOSS: Interval = Interval { v: -1.0, lo: -1.0, hi: -1.0, flags: OTHER_SAFE };
+    pub const WIN: Interval = Interval { v: 1.0, lo: 1.0, hi: 1.0, flags: MOVER_SAFE };
+    /// The game has ended drawn.
+    pub const DRAW: Interval = Interval { v: 0.0, lo: 0.0, hi: 0.0, flags: MOVER_SAFE | OTHER_SAFE };
+
+    /// A known value, nothing proved about safety.
+    pub fn exact(x: f32) -> Interval {
+        Interval { v: x, lo: x, hi: x, flags: 0 }
+    }
+
+    /// An unused index.
+    pub const UNUSED: Interval = Interval { v: f32::NAN, lo: f32::NAN, hi: f32::NAN, flags: 0 };
+
+    /// Half the width of the interval around the estimate: the most the
+    /// estimate can be off.
+    pub fn error(self) -> f32 {
+        (self.hi - self.v).max(self.v - self.lo)
+    }
+}
+
+/// The value seen from the other side.
+impl std::ops::Neg for Interval {
+    type Output = Interval;
+    #[inline]
+    fn neg(self) -> Interval {
+        let flags = (self.flags & MOVER_SAFE) << 1 | (self.flags & OTHER_SAFE) >> 1;
+        Interval { v: -self.v, lo: -self.hi, hi: -self.lo, flags }
+    }
+}
+
+/// Rounds toward minus infinity when narrowing to `f32`.
+#[inline]
+pub fn down(x: f64) -> f32 {
+    let f = x as f32;
+    if (f as f64) > x { f.next_down() } else { f }
+}
+
+/// Rounds toward plus infinity when narrowing to `f32`.
+#[inline]
+pub fn up(x: f64) -> f32 {
+    let f = x as f32;
+    if (f as f64) < x { f.next_up() } else { f }
+}

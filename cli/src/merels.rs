@@ -1,0 +1,263 @@
+//! `ludus merels`: solve the merels family with and without dice, probe and
+//! draw positions.
+
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use engine::merels::{BoardKind, Dice, Position, render};
+use solver::merels::report::{MerelsReport, report};
+use solver::merels::{Solution, SolveOptions};
+
+use crate::error::{CliError, Result};
+use crate::merels_args::{DbArgs, MoreRuleArgs, RuleArgs, parse_position, play_moves, probe, rules_for};
+use crate::progress::Bars;
+
+#[derive(Args, Debug)]
+pub struct MerelsArgs {
+    #[command(subcommand)]
+    cmd: MerelsCmd,
+}
+
+#[derive(Subcommand, Debug)]
+enum MerelsCmd {
+    /// Solve a board under a dice reading completely (or its endgames up to
+    /// --max-men) and report the start position's value
+    Solve {
+        /// The board: rota, three, six or nine
+        #[arg(long, value_parser = parse_board)]
+        board: BoardKind,
+        /// The dice reading: none, schaedler, murray or bell
+        #[arg(long, value_parser = parse_dice, default_value = "schaedler")]
+        dice: Dice,
+        #[command(flatten)]
+        rules: RuleArgs,
+        #[command(flatten)]
+        more: MoreRuleArgs,
+        #[command(flatten)]
+        db: DbArgs,
+        /// Solve only sectors with at most this many men in all (endgames)
+        #[arg(long, value_name = "N")]
+        max_men: Option<u8>,
+        /// Value iteration stops when no value changes more than this
+        #[arg(long, default_value_t = 1e-7)]
+        tolerance: f64,
+        /// Value iteration stops after this many sweeps at the latest
+        #[arg(long, default_value_t = 100_000)]
+        max_sweeps: u64,
+        /// Under chance in movement, narrow positions whose proven bounds
+        /// stay apart (endless play) by certified strategy iteration (slow)
+        #[arg(long)]
+        settle: bool,
+        /// No progress bars
+        #[arg(long, short)]
+        quiet: bool,
+        /// One JSON object on standard output, for scripts
+        #[arg(long)]
+        json: bool,
+    },
+    /// The value of a position and every action rated, best first
+    Probe {
+        /// The position: `<board>:<points> <side> <hand-x> <hand-o>`
+        #[arg(required = true, num_args = 1..)]
+        position: Vec<String>,
+        /// The dice reading: none, schaedler, murray or bell
+        #[arg(long, value_parser = parse_dice, default_value = "schaedler")]
+        dice: Dice,
+        /// Actions to play first, comma separated (`d1,a1-a4`; after a
+        /// throw: `special:b6^d1xg7`)
+        #[arg(long, value_delimiter = ',')]
+        play: Vec<String>,
+        #[command(flatten)]
+        rules: RuleArgs,
+        #[command(flatten)]
+        more: MoreRuleArgs,
+        #[command(flatten)]
+        db: DbArgs,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Draw a position in the terminal
+    Show {
+        /// The position: `<board>:<points> <side> <hand-x> <hand-o>`
+        #[arg(required = true, num_args = 1..)]
+        position: Vec<String>,
+        /// The dice reading (matters for --play)
+        #[arg(long, value_parser = parse_dice, default_value = "schaedler")]
+        dice: Dice,
+        /// Actions to play first, comma separated
+        #[arg(long, value_delimiter = ',')]
+        play: Vec<String>,
+        #[command(flatten)]
+        rules: RuleArgs,
+        #[command(flatten)]
+        more: MoreRuleArgs,
+    },
+}
+
+fn parse_board(s: &str) -> std::result::Result<BoardKind, String> {
+    s.parse()
+}
+
+fn parse_dice(s: &str) -> std::result::Result<Dice, String> {
+    s.parse()
+}
+
+/// The board named in a position string, for choosing the rules.
+fn board_of(parts: &[String]) -> Result<BoardKind> {
+    let text = parts.join(" ");
+    let pos: Position = text.parse().map_err(|e: engine::merels::ParsePositionError| CliError(e.to_string()))?;
+    Ok(pos.kind)
+}
+
+pub fn run(args: MerelsArgs) -> Result<()> {
+    match args.cmd {
+        MerelsCmd::Solve { board, dice, rules, more, db, max_men, tolerance, max_sweeps, settle, quiet, json } => {
+            let rules = rules_for(board, dice, &rules, &more)?;
+            if !(tolerance > 0.0 && tolerance < 1.0) {
+                return Err(CliError(format!("--tolerance {tolerance} must lie between 0 and 1")));
+            }
+            let opts = SolveOptions {
+                db: db.dir(),
+                tolerance,
+                max_sweeps,
+                max_men,
+                keep_all: board != BoardKind::Nine || db.no_db,
+                settle,
+            };
+            let t = Instant::now();
+            let bars = Bars::new(quiet || json);
+            let sol = Solution::solve_with(rules, &opts, &bars).map_err(|e| CliError(e.to_string()))?;
+            let r = report(&sol, t.elapsed().as_secs_f64());
+            if json {
+                println!("{}", serde_json::to_string_pretty(&r).map_err(|e| CliError(e.to_string()))?);
+            } else {
+                print_report(&r, &sol);
+            }
+            Ok(())
+        }
+        MerelsCmd::Probe { position, dice, play, rules, more, db, json } => {
+            let rules = rules_for(board_of(&position)?, dice, &rules, &more)?;
+            let pos = play_moves(parse_position(&position, &rules)?, &play, &rules)?;
+            probe(&rules, &pos, db.dir(), json, &Bars::new(json))
+        }
+        MerelsCmd::Show { position, dice, play, rules, more } => {
+            let rules = rules_for(board_of(&position)?, dice, &rules, &more)?;
+            let pos = play_moves(parse_position(&position, &rules)?, &play, &rules)?;
+            println!("{}", render(&pos, rules.board));
+            println!("{pos}");
+            Ok(())
+        }
+    }
+}
+
+fn human_bytes(b: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut x = b as f64;
+    let mut u = 0;
+    while x >= 1024.0 && u + 1 < units.len() {
+        x /= 1024.0;
+        u += 1;
+    }
+    format!("{x:.1} {}", units[u])
+}
+
+fn print_report(r: &MerelsReport, sol: &Solution) {
+    use crate::merels_args::describe;
+    println!("Merels solve: {}", r.rules);
+    if let Some(db) = sol.database() {
+        println!("Database: {}", db.dir().display());
+    }
+    println!();
+    match &r.start {
+        Some(s) => {
+            let start = engine::merels::State::start(sol.rules.men());
+            let e = sol.eval(&start).expect("start solved");
+            println!("Start position {}: value for the first player {}", s.position, describe(&e, &s.value));
+            if s.value.error_bound > 0.0 {
+                println!("  proven error bound of the value: {:.3e}", s.value.error_bound);
+            }
+            println!(
+                "  under the computed optimal strategy (ties broken at random): P(win) {:.6}, P(draw) {:.6}, P(loss) {:.6}",
+                s.p_win, s.p_draw, s.p_loss
+            );
+            println!();
+            println!("First moves of the first player, best first:");
+            let mut last = None;
+            for m in &r.first_moves {
+                if last != Some(m.throw) {
+                    if let Some(t) = m.throw {
+                        println!("  after a {t} throw:");
+                    }
+                    last = Some(m.throw);
+                }
+                let v = &m.value;
+                let text = match (&v.outcome, &v.exact) {
+                    (Some(o), _) => format!("{o}{}", v.plies.map(|p| format!(" in {p}")).unwrap_or_default()),
+                    (None, Some(x)) => format!("{:+.6} = {x}", v.value),
+                    (None, None) => format!("{:+.6} (± {:.1e})", v.value, v.error_bound),
+                };
+                println!("    {:<16} {text}", m.action);
+            }
+        }
+        None => println!(
+            "The start position is not solved yet ({} of {} sector groups done).",
+            r.projection.groups_solved, r.projection.groups_total
+        ),
+    }
+    println!();
+    println!(
+        "{:<16} {:<17} {:>12} {:>11} {:>11} {:>11} {:>10} {:>9} {:>11} {:>8}",
+        "sector", "method", "positions", "won", "drawn", "lost", "disk", "seconds", "pos/s", "sweeps"
+    );
+    for s in &r.sectors {
+        println!(
+            "{:<16} {:<17} {:>12} {:>11} {:>11} {:>11} {:>10} {:>9.3} {:>11.0} {:>8}",
+            s.sector,
+            if s.loaded { format!("{} (db)", s.method) } else { s.method.to_string() },
+            s.positions,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.bytes_on_disk.map(human_bytes).unwrap_or_else(|| "-".into()),
+            s.seconds,
+            s.positions_per_second,
+            s.sweeps.map(|x| x.to_string()).unwrap_or_default()
+        );
+    }
+    println!("(sector: men on board + in hand of the side to move, v those of the other side; under chance");
+    println!(" 'won'/'lost' count positions of positive/negative value)");
+    println!();
+    println!(
+        "Total: {} positions in {} sectors, {} on disk; solving time {:.2} s, {:.0} positions/s; run {:.2} s",
+        r.positions,
+        r.sectors.len(),
+        human_bytes(r.bytes_on_disk),
+        r.sectors.iter().map(|s| s.seconds).sum::<f64>(),
+        r.positions_per_second,
+        r.seconds
+    );
+    if !r.complete {
+        let p = &r.projection;
+        println!(
+            "Partial: {} of {} sector groups solved; the whole game has {} indexed positions ({} solved).",
+            p.groups_solved, p.groups_total, p.positions_total, p.positions_solved
+        );
+        if let Some(s) = p.seconds_remaining {
+            println!(
+                "At this speed the rest would take about {:.1} hours and {} of disk.",
+                s / 3600.0,
+                human_bytes(p.bytes_total_estimate)
+            );
+        }
+    }
+    let widest = r.sectors.iter().filter_map(|s| s.widest_interval).fold(0.0, f64::max);
+    if r.sectors.iter().any(|s| s.widest_interval.is_some()) {
+        let open: u64 = r.sectors.iter().filter_map(|s| s.open_positions).sum();
+        println!(
+            "Proven intervals: {} of {} positions are pinned to 1e-5; {open} stay open (endless play keeps their \
+             bounds apart; widest {widest:.3}).",
+            r.positions - open,
+            r.positions
+        );
+    }
+}

@@ -1,0 +1,278 @@
+//! Sector databases on disk: one file per sector, written atomically, each
+//! checked in full before it is trusted.
+//!
+//! # File format (little endian)
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `LUDUSDB` followed by a zero byte |
+//! | 8 | 2 | format version (1) |
+//! | 10 | 2 | header length: 128 |
+//! | 12 | 1 | board: 0 rota, 1 three, 2 six, 3 nine |
+//! | 13 | 1 | flags: 1 diagonals, 2 flying, 4 no-take-from-mills, 8 double-mill-one |
+//! | 14 | 1 | dice reading: 0 none, 1 schaedler, 2 murray, 3 bell |
+//! | 15 | 1 | placement mills: 0 count, 1 forbidden |
+//! | 16 | 1 | blocked: 0 lose, 1 pass, 2 draw |
+//! | 17 | 1 | special throw probability, in 72nds |
+//! | 18 | 4 | sector: men on board and in hand of the side to move, then of the other side |
+//! | 22 | 1 | value kind: 1 plies in one byte, 2 plies in two bytes, 3 exact numerator (16 bytes), 4 interval (three `f32`: estimate, lower, upper bound; then a flag byte: 1 the side to move can make sure it never loses, 2 the other side can) |
+//! | 23 | 1 | zero |
+//! | 24 | 8 | number of indices |
+//! | 32 | 8 | payload length in bytes |
+//! | 40 | 4 | CRC-32 of every other byte of the file (header with this field left out, then payload) |
+//! | 44 | 4 | zero |
+//! | 48 | 8 | seconds spent solving (`f64`) |
+//! | 56 | 8 | value-iteration sweeps |
+//! | 64 | 8 | residual of the last sweep (`f64`) |
+//! | 72 | 8 | widest proven interval (`f64`) |
+//! | 80 | 48 | rules label, UTF-8, zero padded (for people reading the file) |
+//! | 128 | … | payload: one value per index |
+//!
+//! One-byte plies: 0 a draw, 255 an unused index, `p + 1` decided after `p`
+//! plies (odd `p`: the side to move wins). Two-byte plies: the same with
+//! 65535 unused. Exact numerators are over 72^(2 × men); `i128::MIN` is
+//! unused. Intervals have a NaN estimate where unused.
+
+use std::fs::{self, File};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use engine::merels::{Blocked, BoardKind, Dice, PlacementMills, Rules};
+
+use super::index::Indexer;
+use super::sector::Sector;
+use super::table::{Meta, Table, Values};
+use super::value::{Interval, UNUSED};
+
+const MAGIC: &[u8; 8] = b"LUDUSDB\0";
+const VERSION: u16 = 1;
+const HEADER: usize = 128;
+
+/// Why a sector file could not be used.
+#[derive(Debug)]
+pub enum DbError {
+    /// No file yet.
+    Missing,
+    /// The file exists but is damaged or belongs to other rules.
+    Corrupt(String),
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for DbError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DbError::Missing => write!(f, "no file"),
+            DbError::Corrupt(m) => write!(f, "{m}"),
+            DbError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// A directory of sector files for one set of rules.
+#[derive(Clone, Debug)]
+pub struct Db {
+    dir: PathBuf,
+    rules: Rules,
+}
+
+fn board_code(k: BoardKind) -> u8 {
+    match k {
+        BoardKind::Rota => 0,
+        BoardKind::Three => 1,
+        BoardKind::Six => 2,
+        BoardKind::Nine => 3,
+    }
+}
+
+fn rules_bytes(r: &Rules) -> [u8; 6] {
+    let flags = r.board.diagonals as u8
+        | (r.flying as u8) << 1
+        | (r.no_take_from_mills as u8) << 2
+        | (r.double_mill_one as u8) << 3;
+    let dice = match r.dice {
+        Dice::None => 0,
+        Dice::Schaedler => 1,
+        Dice::Murray => 2,
+        Dice::Bell => 3,
+    };
+    let pm = match r.placement_mills {
+        PlacementMills::Count => 0,
+        PlacementMills::Forbidden => 1,
+    };
+    let blocked = match r.blocked {
+        Blocked::Lose => 0,
+        Blocked::Pass => 1,
+        Blocked::Draw => 2,
+    };
+    [board_code(r.board.kind), flags, dice, pm, blocked, r.special_72]
+}
+
+impl Db {
+    /// The database of `rules` under `root` (one subdirectory per rule set).
+    pub fn new(root: &Path, rules: Rules) -> Db {
+        let name: String = rules
+            .label()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || "+-=.".contains(c) { c } else { '_' })
+            .collect();
+        Db { dir: root.join(name), rules }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn path(&self, s: Sector) -> PathBuf {
+        self.dir.join(format!("{}.sec", s.key()))
+    }
+
+    /// Bytes of a sector's file on disk, if present.
+    pub fn file_size(&self, s: Sector) -> Option<u64> {
+        fs::metadata(self.path(s)).ok().map(|m| m.len())
+    }
+
+    /// Writes a table: to a temporary file first, then renamed over the
+    /// final name, so that a file with the final name is always complete.
+    pub fn store(&self, t: &Table) -> std::io::Result<()> {
+        fs::create_dir_all(&self.dir)?;
+        let payload = encode(&t.values);
+        let mut h = [0u8; HEADER];
+        h[..8].copy_from_slice(MAGIC);
+        h[8..10].copy_from_slice(&VERSION.to_le_bytes());
+        h[10..12].copy_from_slice(&(HEADER as u16).to_le_bytes());
+        h[12..18].copy_from_slice(&rules_bytes(&self.rules));
+        let s = t.sector();
+        h[18..22].copy_from_slice(&[s.w, s.wf, s.b, s.bf]);
+        h[22] = payload.0;
+        h[24..32].copy_from_slice(&(t.values.len() as u64).to_le_bytes());
+        h[32..40].copy_from_slice(&(payload.1.len() as u64).to_le_bytes());
+        h[48..56].copy_from_slice(&t.meta.seconds.to_le_bytes());
+        h[56..64].copy_from_slice(&t.meta.sweeps.to_le_bytes());
+        h[64..72].copy_from_slice(&t.meta.residual.to_le_bytes());
+        h[72..80].copy_from_slice(&t.meta.gap.to_le_bytes());
+        let label = self.rules.label();
+        let n = label.len().min(48);
+        h[80..80 + n].copy_from_slice(&label.as_bytes()[..n]);
+        let crc = checksum(&h, &payload.1);
+        h[40..44].copy_from_slice(&crc.to_le_bytes());
+        let path = self.path(s);
+        let tmp = path.with_extension("sec.tmp");
+        {
+            let mut f = File::create(&tmp)?;
+            f.write_all(&h)?;
+            f.write_all(&payload.1)?;
+            f.sync_all()?;
+        }
+        fs::rename(&tmp, &path)?;
+        if let Ok(d) = File::open(&self.dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+
+    /// Reads and verifies a sector's table.
+    pub fn load(&self, indexer: Indexer) -> Result<Table, DbError> {
+        let s = indexer.sector();
+        let path = self.path(s);
+        let mut f = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(DbError::Missing),
+            Err(e) => return Err(DbError::Io(e)),
+        };
+        let mut bytes = Vec::new();
+        f.read_to_end(&mut bytes).map_err(DbError::Io)?;
+        let bad = |m: String| Err(DbError::Corrupt(format!("{}: {m}", path.display())));
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return bad("not a ludus sector file".into());
+        }
+        let (h, payload) = bytes.split_at(HEADER);
+        let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
+        let f64_at = |o: usize| f64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
+        if u16::from_le_bytes([h[8], h[9]]) != VERSION {
+            return bad(format!("format version {} (expected {VERSION})", u16::from_le_bytes([h[8], h[9]])));
+        }
+        if h[12..18] != rules_bytes(&self.rules) {
+            return bad(format!("made for other rules than {}", self.rules.label()));
+        }
+        if h[18..22] != [s.w, s.wf, s.b, s.bf] {
+            return bad(format!("holds sector {:?}, not {}", &h[18..22], s.key()));
+        }
+        if u64_at(24) != indexer.size() {
+            return bad(format!("has {} indices, the sector has {}", u64_at(24), indexer.size()));
+        }
+        if u64_at(32) != payload.len() as u64 {
+            return bad(format!("is truncated: payload {} bytes, header says {}", payload.len(), u64_at(32)));
+        }
+        let crc = u32::from_le_bytes(h[40..44].try_into().expect("4 bytes"));
+        if checksum(h, payload) != crc {
+            return bad("checksum mismatch: the file is damaged".into());
+        }
+        let values = match decode(h[22], payload, indexer.size() as usize) {
+            Some(v) => v,
+            None => return bad(format!("value kind {} does not fit the payload", h[22])),
+        };
+        let meta = Meta { seconds: f64_at(48), sweeps: u64_at(56), residual: f64_at(64), gap: f64_at(72) };
+        Ok(Table::new(indexer, values, meta))
+    }
+}
+
+fn checksum(header: &[u8], payload: &[u8]) -> u32 {
+    let mut c = crc32fast::Hasher::new();
+    c.update(&header[..40]);
+    c.update(&header[44..HEADER]);
+    c.update(payload);
+    c.finalize()
+}
+
+fn encode(values: &Values) -> (u8, Vec<u8>) {
+    match values {
+        Values::Dtm(v) => {
+            if v.iter().all(|&p| p == UNUSED || p < 255) {
+                (1, v.iter().map(|&p| if p == UNUSED { 255 } else { p as u8 }).collect())
+            } else {
+                (2, v.iter().flat_map(|p| p.to_le_bytes()).collect())
+            }
+        }
+        Values::Exact(v) => (3, v.iter().flat_map(|n| n.to_le_bytes()).collect()),
+        Values::Chance(v) => (
+            4,
+            v.iter()
+                .flat_map(|iv| {
+                    let mut b = [0u8; 13];
+                    b[..4].copy_from_slice(&iv.v.to_le_bytes());
+                    b[4..8].copy_from_slice(&iv.lo.to_le_bytes());
+                    b[8..12].copy_from_slice(&iv.hi.to_le_bytes());
+                    b[12] = iv.flags;
+                    b
+                })
+                .collect(),
+        ),
+    }
+}
+
+fn decode(kind: u8, payload: &[u8], n: usize) -> Option<Values> {
+    let width = match kind {
+        1 => 1,
+        2 => 2,
+        3 => 16,
+        4 => 13,
+        _ => return None,
+    };
+    if payload.len() != n * width {
+        return None;
+    }
+    Some(match kind {
+        1 => Values::Dtm(payload.iter().map(|&b| if b == 255 { UNUSED } else { b as u16 }).collect()),
+        2 => Values::Dtm(payload.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()),
+        3 => Values::Exact(payload.chunks_exact(16).map(|c| i128::from_le_bytes(c.try_into().expect("16"))).collect()),
+        _ => Values::Chance(
+            payload
+                .chunks_exact(13)
+                .map(|c| {
+                    let f = |o: usize| f32::from_le_bytes(c[o..o + 4].try_into().expect("4"));
+                    Interval { v: f(0), lo: f(4), hi: f(8), flags: c[12] }
+                })
+                .collect(),
+        ),
+    })
+}

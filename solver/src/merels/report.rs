@@ -1,0 +1,273 @@
+//! The report of `ludus merels solve`: the start position's value with the
+//! chances under the computed optimal strategy, every first move, and every
+//! sector's counts, size and speed.
+
+use engine::merels::{Position, Side, State, Throw};
+use serde::Serialize;
+
+use super::index::Indexer;
+use super::markov::{Policy, leader_chances};
+use super::sector::{Sector, successors};
+use super::solution::Solution;
+use super::table::{Eval, Kind, Values};
+use super::value::reduced;
+
+/// A value in every form a script may want.
+#[derive(Clone, Debug, Serialize)]
+pub struct ValueReport {
+    /// P(win) − P(loss) for the side to move, in [−1, 1].
+    pub value: f64,
+    /// The exact fraction, when there is one (`"5/72"`).
+    pub exact: Option<String>,
+    /// Win, draw or loss, without chance.
+    pub outcome: Option<&'static str>,
+    /// Plies to the end, without chance.
+    pub plies: Option<u16>,
+    /// Proven bounds of the value, under chance in movement.
+    pub lower: f64,
+    pub upper: f64,
+    /// The most the value can be off: zero when exact.
+    pub error_bound: f64,
+}
+
+impl ValueReport {
+    pub fn from_eval(e: Eval, den: i128) -> ValueReport {
+        match e {
+            Eval::Dtm(v) => {
+                let x = v.sign() as f64;
+                ValueReport {
+                    value: x,
+                    exact: Some(format!("{}", v.sign())),
+                    outcome: Some(v.word()),
+                    plies: v.plies(),
+                    lower: x,
+                    upper: x,
+                    error_bound: 0.0,
+                }
+            }
+            Eval::Exact(n) => {
+                let (a, b) = reduced(n, den);
+                let x = n as f64 / den as f64;
+                ValueReport {
+                    value: x,
+                    exact: Some(if b == 1 { format!("{a}") } else { format!("{a}/{b}") }),
+                    outcome: None,
+                    plies: None,
+                    lower: x,
+                    upper: x,
+                    error_bound: 0.0,
+                }
+            }
+            Eval::Chance(iv) => ValueReport {
+                value: iv.v as f64,
+                exact: None,
+                outcome: None,
+                plies: None,
+                lower: iv.lo as f64,
+                upper: iv.hi as f64,
+                error_bound: iv.error() as f64,
+            },
+        }
+    }
+}
+
+/// The start position.
+#[derive(Clone, Debug, Serialize)]
+pub struct StartReport {
+    pub position: String,
+    #[serde(flatten)]
+    pub value: ValueReport,
+    /// Chances of the first player when both play the computed optimal
+    /// strategy (ties between equally good actions broken uniformly at
+    /// random), from the exact Markov chain.
+    pub p_win: f64,
+    pub p_draw: f64,
+    pub p_loss: f64,
+}
+
+/// One first move of the first player.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveReport {
+    /// The throw before it (`special`, `normal`), if dice are thrown.
+    pub throw: Option<&'static str>,
+    #[serde(rename = "move")]
+    pub action: String,
+    #[serde(flatten)]
+    pub value: ValueReport,
+}
+
+/// One sector.
+#[derive(Clone, Debug, Serialize)]
+pub struct SectorReport {
+    pub sector: String,
+    /// `w-wf-b-bf`: men on board and in hand, side to move first.
+    pub key: String,
+    pub method: &'static str,
+    pub loaded: bool,
+    pub indices: u64,
+    pub positions: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub mean_value: f64,
+    pub longest_win: Option<u16>,
+    pub bytes_on_disk: Option<u64>,
+    pub seconds: f64,
+    pub positions_per_second: f64,
+    pub sweeps: Option<u64>,
+    pub widest_interval: Option<f64>,
+    /// Under chance: positions whose proven interval is wider than 1e-5
+    /// (where endless play keeps the bounds apart).
+    pub open_positions: Option<u64>,
+}
+
+/// Sizes of the whole game, solved or not, and what finishing would take.
+#[derive(Clone, Debug, Serialize)]
+pub struct Projection {
+    pub groups_total: usize,
+    pub groups_solved: usize,
+    pub positions_total: u64,
+    pub positions_solved: u64,
+    /// At the speed measured so far.
+    pub seconds_remaining: Option<f64>,
+    pub bytes_total_estimate: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MerelsReport {
+    pub rules: String,
+    pub board: String,
+    pub dice: String,
+    pub complete: bool,
+    pub start: Option<StartReport>,
+    pub first_moves: Vec<MoveReport>,
+    pub sectors: Vec<SectorReport>,
+    pub positions: u64,
+    pub bytes_on_disk: u64,
+    pub seconds: f64,
+    pub positions_per_second: f64,
+    pub projection: Projection,
+}
+
+fn throw_name(t: Throw) -> Option<&'static str> {
+    match t {
+        Throw::None => None,
+        Throw::Normal => Some("normal"),
+        Throw::Special => Some("special"),
+    }
+}
+
+fn method(sol: &Solution, s: Sector) -> &'static str {
+    let rules = &sol.rules;
+    let group = sol.order().iter().find(|g| g.contains(&s)).map_or(1, |g| g.len());
+    let cyclic = group > 1 || successors(rules, s).contains(&s);
+    match (cyclic, Kind::of(rules, s)) {
+        (true, Kind::Chance) => "value iteration",
+        (true, _) => "retrograde",
+        (false, Kind::Dtm) => "forward",
+        (false, Kind::Exact) => "exact",
+        (false, Kind::Chance) => "forward (chance)",
+    }
+}
+
+/// Assembles the report; `seconds` is the wall time of the whole run.
+pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
+    let rules = &sol.rules;
+    let den = sol.den;
+    let start_state = State::start(rules.men());
+    let start_pos = Position::from_state(rules.board.kind, Side::X, start_state);
+    let start = sol.eval(&start_state).map(|e| {
+        let chances = leader_chances(sol, Policy::Perfect, Policy::Perfect);
+        StartReport {
+            position: start_pos.to_string(),
+            value: ValueReport::from_eval(e, den),
+            p_win: chances.leader_wins,
+            p_draw: chances.endless,
+            p_loss: chances.leader_loses,
+        }
+    });
+    let first_moves = if start.is_some() {
+        sol.rate_actions(&start_state)
+            .into_iter()
+            .map(|(t, a, e)| MoveReport {
+                throw: throw_name(t),
+                action: a.display(rules.board).to_string(),
+                value: ValueReport::from_eval(e, den),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut sectors = Vec::new();
+    let mut total_positions = 0;
+    let mut total_bytes = 0;
+    let mut solve_seconds = 0.0;
+    for rec in &sol.records {
+        for &s in &rec.sectors {
+            let Some(t) = sol.table(s) else { continue };
+            let c = t.census(den);
+            let bytes = sol.database().and_then(|db| db.file_size(s));
+            total_positions += c.positions;
+            total_bytes += bytes.unwrap_or(0);
+            solve_seconds += t.meta.seconds;
+            let chance = matches!(t.values, Values::Chance(_));
+            sectors.push(SectorReport {
+                sector: s.to_string(),
+                key: s.key(),
+                method: method(sol, s),
+                loaded: rec.loaded,
+                indices: t.indexer.size(),
+                positions: c.positions,
+                wins: c.wins,
+                draws: c.draws,
+                losses: c.losses,
+                mean_value: c.mean,
+                longest_win: matches!(t.values, Values::Dtm(_)).then_some(c.longest_win),
+                bytes_on_disk: bytes,
+                seconds: t.meta.seconds,
+                positions_per_second: if t.meta.seconds > 0.0 { c.positions as f64 / t.meta.seconds } else { 0.0 },
+                sweeps: chance.then_some(t.meta.sweeps).filter(|&s| s > 0),
+                widest_interval: chance.then_some(c.widest),
+                open_positions: chance.then_some(c.open),
+            });
+        }
+    }
+    let projection = project(sol, total_positions, solve_seconds, total_bytes);
+    MerelsReport {
+        rules: rules.label(),
+        board: rules.board.label(),
+        dice: rules.dice.to_string(),
+        complete: sol.complete(),
+        start,
+        first_moves,
+        sectors,
+        positions: total_positions,
+        bytes_on_disk: total_bytes,
+        seconds,
+        positions_per_second: if solve_seconds > 0.0 { total_positions as f64 / solve_seconds } else { 0.0 },
+        projection,
+    }
+}
+
+/// Sizes of every sector of the game from the indexing alone (indices, a
+/// slight overcount of positions), and the time the rest would take.
+fn project(sol: &Solution, solved: u64, seconds: f64, bytes: u64) -> Projection {
+    let all: u64 = sol.order().iter().flatten().map(|&s| Indexer::new(sol.board_tables.clone(), s).size()).sum();
+    let solved_indices: u64 = sol
+        .records
+        .iter()
+        .flat_map(|r| r.sectors.iter())
+        .map(|&s| Indexer::new(sol.board_tables.clone(), s).size())
+        .sum();
+    let rate = if seconds > 0.0 { solved as f64 / seconds } else { 0.0 };
+    let remaining = all.saturating_sub(solved_indices);
+    let bytes_per_index = if solved_indices > 0 { bytes as f64 / solved_indices as f64 } else { 1.0 };
+    Projection {
+        groups_total: sol.order().len(),
+        groups_solved: sol.records.len(),
+        positions_total: all,
+        positions_solved: solved,
+        seconds_remaining: (rate > 0.0).then(|| remaining as f64 / rate),
+        bytes_total_estimate: (all as f64 * bytes_per_index.max(1.0)) as u64,
+    }
+}

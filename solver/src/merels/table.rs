@@ -1,0 +1,195 @@
+//! The solved values of one sector.
+
+use engine::merels::{Dice, Rules, State};
+
+use super::index::Indexer;
+use super::sector::Sector;
+use super::value::{Interval, Packed, UNUSED, Value, unpack};
+
+/// Which kind of value a sector holds under given rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Win, draw or loss with plies: no chance anywhere below.
+    Dtm,
+    /// Exact rationals: chance only in placement (Murray, Bell).
+    Exact,
+    /// Value-iteration estimates with proven intervals: chance in movement
+    /// (Schädler), so every sector leads into chance cycles.
+    Chance,
+}
+
+impl Kind {
+    pub fn of(rules: &Rules, sector: Sector) -> Kind {
+        match rules.dice {
+            Dice::None => Kind::Dtm,
+            Dice::Schaedler => Kind::Chance,
+            Dice::Murray | Dice::Bell if sector.is_movement() => Kind::Dtm,
+            Dice::Murray | Dice::Bell => Kind::Exact,
+        }
+    }
+}
+
+/// Marks an unused index in an exact table.
+pub const EXACT_UNUSED: i128 = i128::MIN;
+
+/// A sector's values, one per index.
+pub enum Values {
+    Dtm(Vec<Packed>),
+    Exact(Vec<i128>),
+    /// `v` is NaN at unused indices.
+    Chance(Vec<Interval>),
+}
+
+impl Values {
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Dtm(v) => v.len(),
+            Values::Exact(v) => v.len(),
+            Values::Chance(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn kind(&self) -> Kind {
+        match self {
+            Values::Dtm(_) => Kind::Dtm,
+            Values::Exact(_) => Kind::Exact,
+            Values::Chance(_) => Kind::Chance,
+        }
+    }
+
+    /// Bytes held in memory.
+    pub fn bytes(&self) -> u64 {
+        (match self {
+            Values::Dtm(v) => v.len() * 2,
+            Values::Exact(v) => v.len() * 16,
+            Values::Chance(v) => v.len() * 13,
+        }) as u64
+    }
+}
+
+/// One value read from a table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Eval {
+    Dtm(Value),
+    Exact(i128),
+    Chance(Interval),
+}
+
+/// How a sector was solved.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Meta {
+    pub seconds: f64,
+    /// Value-iteration sweeps (0 for other methods).
+    pub sweeps: u64,
+    /// Largest change in the last sweep.
+    pub residual: f64,
+    /// Largest width of a proven interval in the sector.
+    pub gap: f64,
+}
+
+/// The solved values of one sector.
+pub struct Table {
+    pub indexer: Indexer,
+    pub values: Values,
+    pub meta: Meta,
+}
+
+/// Counts of a table's positions by their value for the side to move.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Census {
+    pub positions: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Longest forced win (deterministic tables).
+    pub longest_win: u16,
+    /// Mean value over the positions.
+    pub mean: f64,
+    /// Under chance: positions whose proven interval is wider than 1e-5.
+    pub open: u64,
+    /// Under chance: the widest proven interval.
+    pub widest: f64,
+}
+
+impl Table {
+    pub fn new(indexer: Indexer, values: Values, meta: Meta) -> Table {
+        debug_assert_eq!(values.len() as u64, indexer.size());
+        Table { indexer, values, meta }
+    }
+
+    pub fn sector(&self) -> Sector {
+        self.indexer.sector()
+    }
+
+    /// The value at an index, `None` where the index is unused.
+    #[inline]
+    pub fn at(&self, i: u64) -> Option<Eval> {
+        let i = i as usize;
+        match &self.values {
+            Values::Dtm(v) => (v[i] != UNUSED).then(|| Eval::Dtm(unpack(v[i]))),
+            Values::Exact(v) => (v[i] != EXACT_UNUSED).then_some(Eval::Exact(v[i])),
+            Values::Chance(v) => (!v[i].v.is_nan()).then_some(Eval::Chance(v[i])),
+        }
+    }
+
+    /// The value of a state of this sector.
+    #[inline]
+    pub fn get(&self, st: &State) -> Option<Eval> {
+        self.at(self.indexer.index(st))
+    }
+
+    /// Positions by value (a chance value counts as a win above zero, a
+    /// loss below).
+    pub fn census(&self, den: i128) -> Census {
+        let mut c = Census::default();
+        let mut sum = 0.0;
+        let mut tally = |sign: i32, x: f64| {
+            c.positions += 1;
+            sum += x;
+            match sign {
+                1 => c.wins += 1,
+                0 => c.draws += 1,
+                _ => c.losses += 1,
+            }
+        };
+        match &self.values {
+            Values::Dtm(v) => {
+                for &p in v.iter().filter(|&&p| p != UNUSED) {
+                    let val = unpack(p);
+                    tally(val.sign(), val.sign() as f64);
+                    if let Value::Win(w) = val {
+                        c.longest_win = c.longest_win.max(w);
+                    }
+                }
+            }
+            Values::Exact(v) => {
+                for &n in v.iter().filter(|&&n| n != EXACT_UNUSED) {
+                    tally(n.signum() as i32, n as f64 / den as f64);
+                }
+            }
+            Values::Chance(v) => {
+                for iv in v.iter().filter(|iv| !iv.v.is_nan()) {
+                    let s = if iv.v > 0.0 {
+                        1
+                    } else if iv.v < 0.0 {
+                        -1
+                    } else {
+                        0
+                    };
+                    tally(s, iv.v as f64);
+                    let w = (iv.hi - iv.lo) as f64;
+                    c.widest = c.widest.max(w);
+                    if w > 1e-5 {
+                        c.open += 1;
+                    }
+                }
+            }
+        }
+        c.mean = if c.positions > 0 { sum / c.positions as f64 } else { 0.0 };
+        c
+    }
+}
