@@ -28,6 +28,7 @@ struct Tally {
     share_sq: [u128; 8],
     outright: [u64; 8],
     virtues: [u64; 8],
+    karitas: [u64; 8],
 }
 
 impl Tally {
@@ -39,6 +40,7 @@ impl Tally {
             self.share_sq[e] += o.share_sq[e];
             self.outright[e] += o.outright[e];
             self.virtues[e] += o.virtues[e];
+            self.karitas[e] += o.karitas[e];
         }
         self
     }
@@ -57,12 +59,15 @@ pub struct EntryReport {
     pub win_low: f64,
     pub win_high: f64,
     pub virtues_mean: f64,
+    /// The chance that it takes KARITAS, which breaks ties.
+    pub karitas: f64,
 }
 
 /// A match's results.
 #[derive(Clone, Debug, Serialize)]
 pub struct MatchReport {
     pub lineup: Vec<String>,
+    pub scoring: &'static str,
     pub games: u64,
     /// Rolls per game in the choice variant.
     pub length_mean: f64,
@@ -71,7 +76,7 @@ pub struct MatchReport {
 }
 
 /// Plays `games` games of the choice variant between the strategies of
-/// `lineup` (2 to 8), Wibold's scoring and tie-break deciding each game.
+/// `lineup` (2 to 8), `scoring` and Wibold's tie-break deciding each game.
 /// Game `g` seats entry `(s + g) mod N` at seat `s`. `stream` separates
 /// matches that share a seed; `progress` hears games finished.
 pub fn play_match(
@@ -79,6 +84,7 @@ pub fn play_match(
     games: u64,
     seed: u64,
     stream: u64,
+    scoring: Scoring,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<MatchReport, String> {
     let n = Players::new(lineup.len())?.count();
@@ -99,7 +105,7 @@ pub fn play_match(
                 let game = play_choice(&seated[..n], &mut rng);
                 t.games += 1;
                 t.lengths.add(game.rolls());
-                let v = game.verdict(Scoring::Virtues);
+                let v = game.verdict(scoring);
                 let k = u64::from(v.winners.len());
                 for s in v.winners.iter() {
                     let e = entry(s);
@@ -110,6 +116,9 @@ pub fn play_match(
                 }
                 for s in 0..n {
                     t.virtues[entry(s)] += u64::from(game.held(s).len());
+                }
+                if let Some(s) = game.karitas() {
+                    t.karitas[entry(s)] += 1;
                 }
             }
             progress(count);
@@ -131,11 +140,13 @@ pub fn play_match(
                 win_low: wlo,
                 win_high: whi,
                 virtues_mean: t.virtues[e] as f64 / g,
+                karitas: t.karitas[e] as f64 / g,
             }
         })
         .collect();
     Ok(MatchReport {
         lineup: lineup.iter().map(|s| s.to_string()).collect(),
+        scoring: scoring.name(),
         games: t.games,
         length_mean: t.lengths.mean(),
         length_sd: t.lengths.sd(),
@@ -150,20 +161,22 @@ mod tests {
     #[test]
     fn shares_add_up_to_one_per_game_and_runs_repeat() {
         let lineup = [Strategy::GreedyRarest, Strategy::Random, Strategy::Complement];
-        let r = play_match(&lineup, 300, 5, 0, &|_| {}).unwrap();
+        let r = play_match(&lineup, 300, 5, 0, Scoring::Virtues, &|_| {}).unwrap();
         let total: f64 = r.entries.iter().map(|e| e.win_share).sum();
         assert!((total - 1.0).abs() < 1e-12, "{total}");
         let virtues: f64 = r.entries.iter().map(|e| e.virtues_mean).sum();
         assert!((virtues - 56.0).abs() < 1e-9);
-        let again = play_match(&lineup, 300, 5, 0, &|_| {}).unwrap();
+        let karitas: f64 = r.entries.iter().map(|e| e.karitas).sum();
+        assert!((karitas - 1.0).abs() < 1e-9);
+        let again = play_match(&lineup, 300, 5, 0, Scoring::Virtues, &|_| {}).unwrap();
         assert_eq!(r.entries[0].win_share, again.entries[0].win_share);
-        assert!(play_match(&[Strategy::Random], 10, 5, 0, &|_| {}).is_err());
+        assert!(play_match(&[Strategy::Random], 10, 5, 0, Scoring::Virtues, &|_| {}).is_err());
     }
 
     #[test]
     fn identical_players_share_evenly() {
         // Four random players, seats rotated: each entry near 1/4.
-        let r = play_match(&[Strategy::Random; 4], 2000, 11, 0, &|_| {}).unwrap();
+        let r = play_match(&[Strategy::Random; 4], 2000, 11, 0, Scoring::Pairs, &|_| {}).unwrap();
         for e in &r.entries {
             assert!(e.win_share_low < 0.25 && 0.25 < e.win_share_high, "{e:?}");
         }
