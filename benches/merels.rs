@@ -1,6 +1,6 @@
 //! Benchmarks of the merels solver.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use engine::merels::Rules;
 use solver::merels::{Silent, Solution};
 
@@ -12,4 +12,11 @@ fn rota(c: &mut Criterion) {
 }
 
 criterion_group!(benches, rota);
-criterion_main!(benches);
+/// `criterion_main!` with one step first: the workspace builds plotters with
+/// its pure-Rust font renderer (for `ludus wibold --plot`), and criterion's
+/// reports draw with that plotters, so the font must be registered.
+fn main() {
+    cli::register_font().expect("the built-in font");
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -3,7 +3,7 @@
 
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use engine::wibold::{Players, Rules};
 use solver::wibold::simulate::rolls_of;
 
@@ -36,4 +36,11 @@ fn exact(c: &mut Criterion) {
 }
 
 criterion_group!(benches, simulator, exact);
-criterion_main!(benches);
+/// `criterion_main!` with one step first: the workspace builds plotters with
+/// its pure-Rust font renderer (for `ludus wibold --plot`), and criterion's
+/// reports draw with that plotters, so the font must be registered.
+fn main() {
+    cli::register_font().expect("the built-in font");
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -11,6 +11,7 @@ mod rota;
 mod wibold;
 
 pub use error::CliError;
+pub use plot::register_font;
 
 /// ludus: engine and solver for the board games of the Middle Ages.
 #[derive(Parser, Debug)]

@@ -4,7 +4,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::Once;
+use std::sync::OnceLock;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -91,12 +91,13 @@ const ROW_HEIGHT: u32 = 420;
 const FONT: &str = "sans-serif";
 const LIGHT: RGBColor = RGBColor(238, 238, 238);
 
-fn register_font() -> Result<()> {
-    static ONCE: Once = Once::new();
-    let mut ok = true;
-    ONCE.call_once(|| {
-        ok = plotters::style::register_font(FONT, FontStyle::Normal, ttf_noto_sans::REGULAR).is_ok();
-    });
+/// Registers the built-in font as plotters' sans-serif. Plotters is built
+/// with its pure-Rust text renderer, which draws no text without it: every
+/// user of plotters in the workspace (criterion's reports too) must call this.
+pub fn register_font() -> Result<()> {
+    static LOADED: OnceLock<bool> = OnceLock::new();
+    let ok =
+        *LOADED.get_or_init(|| plotters::style::register_font(FONT, FontStyle::Normal, ttf_noto_sans::REGULAR).is_ok());
     if ok { Ok(()) } else { Err(CliError("the built-in font could not be loaded".into())) }
 }
 

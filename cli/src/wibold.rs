@@ -349,17 +349,18 @@ fn print_analysis(
         );
     }
     say!(o);
-    say!(o, "P(T ≤ n) at a few n:");
-    for n in [250, 500, 1000, 1500, 2000, 3000, 4000, 5000, 7500, 10000] {
-        let f = full.curve.cdf(n);
-        let s = if n <= 2000 { format!("{:>12.6}", simple.curve.cdf(n)) } else { String::new() };
-        say!(o, "  n = {n:>5}   full {f:>10.6}   {}", if s.is_empty() { s } else { format!("simplified {s}") });
+    say!(o, "P(T ≤ n), the chance that a game is over within n rolls:");
+    say!(o, "  {:>6} {:>14} {:>14}", "n", "full", "simplified");
+    let p = |x: f64| if x > 0.0 && x < 1e-3 { format!("{x:.3e}") } else { format!("{x:.6}") };
+    for n in [100, 250, 500, 1000, 1500, 2000, 3000, 4000, 5000, 7500, 10000] {
+        say!(o, "  {n:>6} {:>14} {:>14}", p(full.curve.cdf(n)), p(simple.curve.cdf(n)));
     }
     say!(o);
     say!(
         o,
-        "Exact: E[T] and sd from big rationals (Σ over the {} terms of Π(1 − x^k)), quantiles decided exactly; \
-         the curve P(T ≤ n) is exact up to n = {} and within {:.0e} after.",
+        "Exactly: E[T] and the sd are sums of big rationals over the {} nonzero coefficients of Π(1 − x^k) \
+         (inclusion–exclusion), each quantile is checked in exact arithmetic, and P(T ≤ n) is exact up to \
+         n = {} and within {:.0e} after.",
         full.coupons.terms().len(),
         fs.curve_exact_until,
         CURVE_TOLERANCE

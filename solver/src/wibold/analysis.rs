@@ -316,6 +316,11 @@ mod tests {
             assert!((mean - law.mean_f64()).abs() < 1e-6, "{rules}: {mean}");
             assert!((second - law.mean_f64().powi(2) - law.sd().powi(2)).abs() < 1e-3);
             assert!(c.max_error <= CURVE_TOLERANCE);
+            // Where the curve is exact, tiny probabilities keep their digits.
+            for n in [law.coupons.min_length(), 100].into_iter().filter(|&n| n < c.exact_until) {
+                let exact = law.coupons.cdf_exact(n).to_f64().unwrap();
+                assert!(exact > 0.0 && (c.cdf(n) / exact - 1.0).abs() < 1e-14, "{rules}: n = {n}");
+            }
             for n in [0, law.coupons.min_length() - 1] {
                 assert!(c.cdf(n) <= c.max_error, "{rules}: no game is shorter than its coupons");
             }

@@ -160,6 +160,7 @@ impl Coupons {
     pub fn curve(&self, tail: f64, tolerance: f64) -> Curve {
         let f = F64Terms::new(self);
         let mut survival = Vec::new();
+        let mut lower = Vec::new();
         let mut n = 0u64;
         // Exact phase: powers (D − j)^n and D^n kept as big integers.
         // |c_j| ≤ C(m, m/2) < 2^64 fits in u64.
@@ -181,8 +182,10 @@ impl Coupons {
                 }
             }
             let num = BigInt::from(plus) - BigInt::from(minus);
-            let s = BigRational::new_raw(num, BigInt::from(dn.clone())).to_f64().unwrap_or(f64::NAN);
-            survival.push(s);
+            let den = BigInt::from(dn.clone());
+            // Both tails, each rounded once: tiny P(T ≤ n) keep their digits.
+            lower.push(BigRational::new_raw(&den - &num, den.clone()).to_f64().unwrap_or(f64::NAN));
+            survival.push(BigRational::new_raw(num, den).to_f64().unwrap_or(f64::NAN));
             for (p, base, _, _) in powers.iter_mut() {
                 *p *= *base;
             }
@@ -199,7 +202,7 @@ impl Coupons {
                 break;
             }
         }
-        Curve { survival, exact_until, max_error }
+        Curve { survival, lower, exact_until, max_error }
     }
 }
 
@@ -266,6 +269,8 @@ impl F64Terms {
 #[derive(Clone, Debug)]
 pub struct Curve {
     survival: Vec<f64>,
+    /// `P(T ≤ n)` where it was computed exactly (`n < exact_until`).
+    lower: Vec<f64>,
     /// Values for `n` below this came from exact arithmetic.
     pub exact_until: u64,
     /// A bound on the absolute error of every value.
@@ -289,18 +294,26 @@ impl Curve {
 
     /// `P(T ≤ n)`.
     pub fn cdf(&self, n: u64) -> f64 {
-        1.0 - self.survival(n)
+        match self.lower.get(n as usize) {
+            Some(&p) => p,
+            None => 1.0 - self.survival(n),
+        }
     }
 
     /// `P(T = n)`.
     pub fn pmf(&self, n: u64) -> f64 {
-        if n == 0 { 1.0 - self.survival(0) } else { (self.survival(n - 1) - self.survival(n)).max(0.0) }
+        self.between(n, n)
     }
 
-    /// `P(lo ≤ T ≤ hi)`.
+    /// `P(lo ≤ T ≤ hi)`: from the lower tail where it is exact, so that
+    /// tiny probabilities keep their digits, from the upper tail after.
     pub fn between(&self, lo: u64, hi: u64) -> f64 {
-        let before = if lo == 0 { 1.0 } else { self.survival(lo - 1) };
-        (before - self.survival(hi)).max(0.0)
+        let p = if (hi as usize) < self.lower.len() {
+            self.cdf(hi) - if lo == 0 { 0.0 } else { self.cdf(lo - 1) }
+        } else {
+            (if lo == 0 { 1.0 } else { self.survival(lo - 1) }) - self.survival(hi)
+        };
+        p.max(0.0)
     }
 }
 
