@@ -24,10 +24,13 @@ pub struct WiboldArgs {
 
 #[derive(Subcommand, Debug)]
 enum WiboldCmd {
-    /// Exact analysis: the article's Table 3 (how many of the 864 throws
-    /// acquire each virtue), the expected number of rolls of a game, and the
-    /// exact law of its length (median, 95th and 99th percentiles, sd), for
-    /// the full and the simplified game
+    /// Exact analysis of both games: Table 3, expected length, quantiles, sd
+    ///
+    /// The article's Table 3 (how many of the 864 throws acquire each virtue),
+    /// the expected number of rolls of a game, and the exact law of its
+    /// length (median, 95th and 99th percentiles, standard deviation), for
+    /// the full and the simplified game, where the article could only
+    /// simulate.
     Analyse {
         /// One JSON object on standard output, for scripts
         #[arg(long)]
@@ -44,16 +47,23 @@ enum WiboldCmd {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
-    /// The 56 virtues: roll, sum, Wibold's mate (the complementary roll, sums
-    /// adding to 21), and the chance to acquire each
+    /// The 56 virtues with their rolls, sums, mates and chances
+    ///
+    /// Each virtue's roll and sum, Wibold's mate (the virtue of the
+    /// complementary roll, the sums adding to 21), how many of the 864 throws
+    /// acquire it, and its chance per roll in the full and simplified games.
     Table {
         /// One JSON array on standard output
         #[arg(long)]
         json: bool,
     },
-    /// Simulate many games on all cores: length against the exact law, each
-    /// seat's chance to win, ties and KARITAS, and the bonus for
-    /// complementary pairs
+    /// Simulate games on all cores and compare them with the exact law
+    ///
+    /// The length of a game against its exact law, each seat's chance to win
+    /// with a 95% interval (is there a first-roller advantage?), virtues per
+    /// player, how often ties happen and KARITAS breaks them, and what the
+    /// bonus for complementary pairs changes. Reproducible from the seed
+    /// whatever the number of threads.
     Simulate {
         #[command(flatten)]
         game: GameArgs,
@@ -71,8 +81,11 @@ enum WiboldCmd {
         #[arg(long, value_name = "FILE")]
         plot: Option<PathBuf>,
     },
-    /// Play one game and show it roll by roll: the first game `simulate`
-    /// plays with the same seed and players
+    /// Play one game and show it roll by roll
+    ///
+    /// Each roll's cubes, tetrahedron base, the virtue the pips name and what
+    /// happens; then who holds what and who wins. The game is the first one
+    /// `simulate` plays with the same seed, players and rules.
     Play {
         #[command(flatten)]
         game: GameArgs,
@@ -80,8 +93,13 @@ enum WiboldCmd {
         #[arg(long)]
         acquisitions: bool,
     },
-    /// Strategies against each other in the choice variant (a modern
-    /// extension: in Wibold's rules the dice leave no choice)
+    /// Strategies of the choice variant against each other
+    ///
+    /// In Wibold's own rules every player is greedy: a throw names at most
+    /// one virtue, so the dice leave no choice. The choice variant, a modern
+    /// extension, lets a throw claim any one unowned virtue whose vowels and
+    /// a consonant it shows; there greedy-rarest, greedy-table, complement
+    /// and random play at one table (seats rotated) and head to head.
     Strategies {
         /// The strategies at the table, comma separated (greedy-rarest,
         /// greedy-table, complement, random); default: all four
