@@ -795,6 +795,12 @@ fn strategies(
         );
     }
     say!(o, "  (win share: a win shared by k players counts 1/k; a fair share is {}.)", pct(1.0 / lineup.len() as f64));
+    say!(
+        o,
+        "  Ties at the top: {} of games, {} broken by KARITAS (its holder wins every tie he is part of).",
+        pct(table.tied),
+        pct(table.karitas_broke_tie)
+    );
     if duels.is_empty() {
         return emit(o);
     }

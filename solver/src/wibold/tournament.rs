@@ -23,6 +23,8 @@ const SHARE: u64 = 840;
 #[derive(Clone, Debug, Default)]
 struct Tally {
     games: u64,
+    tied: u64,
+    karitas_broke: u64,
     lengths: Histogram,
     share: [u64; 8],
     share_sq: [u128; 8],
@@ -34,6 +36,8 @@ struct Tally {
 impl Tally {
     fn merge(mut self, o: Tally) -> Tally {
         self.games += o.games;
+        self.tied += o.tied;
+        self.karitas_broke += o.karitas_broke;
         self.lengths.merge(&o.lengths);
         for e in 0..8 {
             self.share[e] += o.share[e];
@@ -72,6 +76,10 @@ pub struct MatchReport {
     /// Rolls per game in the choice variant.
     pub length_mean: f64,
     pub length_sd: f64,
+    /// Games tied at the top before KARITAS is counted.
+    pub tied: f64,
+    /// Games whose tie KARITAS broke.
+    pub karitas_broke_tie: f64,
     pub entries: Vec<EntryReport>,
 }
 
@@ -106,6 +114,8 @@ pub fn play_match(
                 t.games += 1;
                 t.lengths.add(game.rolls());
                 let v = game.verdict(scoring);
+                t.tied += u64::from(v.tied);
+                t.karitas_broke += u64::from(v.karitas_broke_tie);
                 let k = u64::from(v.winners.len());
                 for s in v.winners.iter() {
                     let e = entry(s);
@@ -150,6 +160,8 @@ pub fn play_match(
         games: t.games,
         length_mean: t.lengths.mean(),
         length_sd: t.lengths.sd(),
+        tied: t.tied as f64 / g,
+        karitas_broke_tie: t.karitas_broke as f64 / g,
         entries,
     })
 }
