@@ -7,8 +7,10 @@ use clap::{Parser, Subcommand};
 mod error;
 mod merels;
 mod merels_args;
+mod plot;
 mod progress;
 mod rota;
+mod wibold;
 
 pub use error::CliError;
 
@@ -35,7 +37,7 @@ enum Command {
     /// Rithmomachia, the battle of numbers: perft, analysis, play
     Rithmo(NotBuilt),
     /// Wibold's Ludus Regularis: exact analysis and simulation
-    Wibold(NotBuilt),
+    Wibold(wibold::WiboldArgs),
     /// Pit bots against each other in any game
     Arena(NotBuilt),
 }
@@ -58,7 +60,7 @@ pub fn main() -> ExitCode {
         Command::Rota(a) => rota::run(a),
         Command::Merels(a) => merels::run(a),
         Command::Rithmo(_) => Err(not_built("rithmo")),
-        Command::Wibold(_) => Err(not_built("wibold")),
+        Command::Wibold(a) => wibold::run(a),
         Command::Arena(_) => Err(not_built("arena")),
     };
     match result {

@@ -1,6 +1,7 @@
 //! The games of ludus and their rules: the merels family with Rota
-//! ([`merels`]), Rithmomachia and Wibold's dice game come in their own
-//! modules. Everything here is exact rules, notation and move generation; the
-//! exhaustive analysis lives in the `solver` crate.
+//! ([`merels`]) and Wibold's dice game of virtues ([`wibold`]); Rithmomachia
+//! comes in its own module. Everything here is exact rules, notation and
+//! move generation; the exhaustive analysis lives in the `solver` crate.
 
 pub mod merels;
+pub mod wibold;
