@@ -1,8 +1,11 @@
-//! Benchmarks of the merels solver.
+//! Benchmarks of the merels solver: indexing, one sector group's retrograde
+//! pass, one value-iteration sweep, and the whole Rota solve.
 
-use criterion::{Criterion, criterion_group, criterion_main};
-use engine::merels::Rules;
-use solver::merels::{Silent, Solution};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use engine::merels::{Board, BoardKind, Dice, Rules};
+use solver::merels::chance::Iteration;
+use solver::merels::{BoardTables, Indexer, Sector, Silent, Solution, SolveOptions};
+use std::hint::black_box;
 
 fn rota(c: &mut Criterion) {
     c.bench_function("rota full solve", |b| b.iter(|| Solution::solve(Rules::rota(), &Silent)));
@@ -11,5 +14,48 @@ fn rota(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, rota);
+fn indexing(c: &mut Criterion) {
+    let tables = BoardTables::new(Board::get(BoardKind::Nine, false));
+    let ix = Indexer::new(tables, Sector { w: 8, wf: 0, b: 7, bf: 0 });
+    let indices: Vec<u64> = (0..4096u64).map(|i| i * 7_919_993 % ix.size()).collect();
+    let states: Vec<_> = indices.iter().map(|&i| ix.state(i)).collect();
+    let mut g = c.benchmark_group("nine 8v7 indexing");
+    g.throughput(Throughput::Elements(indices.len() as u64));
+    g.bench_function("unrank (index -> position)", |b| {
+        b.iter(|| indices.iter().map(|&i| ix.state(black_box(i)).own.0).sum::<u32>())
+    });
+    g.bench_function("rank (position -> index)", |b| {
+        b.iter(|| states.iter().map(|s| ix.index(black_box(s))).sum::<u64>())
+    });
+    g.finish();
+}
+
+fn passes(c: &mut Criterion) {
+    // Six men's morris: every group below 5 v 5 solved first.
+    let group = vec![Sector { w: 5, wf: 0, b: 5, bf: 0 }];
+    for dice in [Dice::None, Dice::Schaedler] {
+        let rules = Rules::new(BoardKind::Six, dice);
+        let opts = SolveOptions { max_men: Some(9), ..SolveOptions::default() };
+        let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
+        let size = Indexer::new(known.board_tables.clone(), group[0]).size();
+        let mut g = c.benchmark_group(format!("six/{dice} 5v5 group"));
+        g.sample_size(10);
+        g.throughput(Throughput::Elements(size));
+        if dice == Dice::None {
+            g.bench_function("retrograde pass", |b| b.iter(|| known.solve_group(&group, &opts, &Silent)));
+        } else {
+            let ix = vec![Indexer::new(known.board_tables.clone(), group[0])];
+            g.bench_function("value-iteration sweep", |b| {
+                b.iter_batched(
+                    || Iteration::new(&rules, &known, ix.clone(), &Silent),
+                    |mut it| it.sweep(),
+                    BatchSize::PerIteration,
+                )
+            });
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, rota, indexing, passes);
 criterion_main!(benches);

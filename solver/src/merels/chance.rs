@@ -263,42 +263,70 @@ fn store(a: &AtomicU32, x: f32) {
     a.store(x.to_bits(), Relaxed)
 }
 
-/// Solves a movement group under chance.
-pub(crate) fn value_iteration(
-    rules: &Rules,
-    known: &Solution,
+/// Interval iteration over one movement group: built once, then swept.
+pub struct Iteration {
+    g: Graph,
+    base: Vec<u64>,
     ix: Vec<Indexer>,
-    opts: &SolveOptions,
-    obs: &dyn Observer,
-) -> Vec<Table> {
-    let mut base = vec![0u64];
-    for x in &ix {
-        base.push(base.last().expect("base") + x.size());
-    }
-    let g = build(rules, known, &ix, &base, obs);
-    let n = g.kind.len();
-    let t = g.throws.len();
-    let (sm, so) = safety(&g);
-    let init = |i: usize, x: f32| match g.kind[i] {
-        UNUSED => f32::NAN,
-        FIXED => g.fixed[i],
-        _ => x,
-    };
-    // Safety proves a side of zero; both sides safe: a draw.
-    let lo: Vec<AtomicU32> =
-        (0..n).map(|i| AtomicU32::new(init(i, if sm[i] { 0.0 } else { -1.0 }).to_bits())).collect();
-    let hi: Vec<AtomicU32> = (0..n).map(|i| AtomicU32::new(init(i, if so[i] { 0.0 } else { 1.0 }).to_bits())).collect();
-    let order = sweep_order(&g);
-    let weights: SmallVec<[f64; 2]> = g.throws.iter().map(|&(_, p)| p as f64 / 72.0).collect();
+    sm: Vec<bool>,
+    so: Vec<bool>,
+    lo: Vec<AtomicU32>,
+    hi: Vec<AtomicU32>,
+    order: Vec<u32>,
+    weights: SmallVec<[f64; 2]>,
+    pub sweeps: u64,
+}
 
-    let mut sweeps = 0u64;
-    let mut moved = f64::INFINITY;
-    obs.begin("interval iteration: sweeps", opts.max_sweeps);
-    while sweeps < opts.max_sweeps {
-        sweeps += 1;
+/// What one sweep did.
+#[derive(Clone, Copy, Debug)]
+pub struct Sweep {
+    /// The most a bound moved.
+    pub moved: f64,
+    /// The widest interval after the sweep.
+    pub widest: f64,
+}
+
+impl Iteration {
+    /// Builds the group's graph (successors inside, best values outside),
+    /// proves safety and starts the bounds.
+    pub fn new(rules: &Rules, known: &Solution, ix: Vec<Indexer>, obs: &dyn Observer) -> Iteration {
+        let mut base = vec![0u64];
+        for x in &ix {
+            base.push(base.last().expect("base") + x.size());
+        }
+        let g = build(rules, known, &ix, &base, obs);
+        let n = g.kind.len();
+        let (sm, so) = safety(&g);
+        let init = |i: usize, x: f32| match g.kind[i] {
+            UNUSED => f32::NAN,
+            FIXED => g.fixed[i],
+            _ => x,
+        };
+        // Safety proves a side of zero; both sides safe: a draw.
+        let lo = (0..n).map(|i| AtomicU32::new(init(i, if sm[i] { 0.0 } else { -1.0 }).to_bits())).collect();
+        let hi = (0..n).map(|i| AtomicU32::new(init(i, if so[i] { 0.0 } else { 1.0 }).to_bits())).collect();
+        let order = sweep_order(&g);
+        let weights = g.throws.iter().map(|&(_, p)| p as f64 / 72.0).collect();
+        Iteration { g, base, ix, sm, so, lo, hi, order, weights, sweeps: 0 }
+    }
+
+    /// Positions of the group (unused indices included).
+    pub fn len(&self) -> usize {
+        self.g.kind.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// One sweep over the live positions, in place and in parallel.
+    pub fn sweep(&mut self) -> Sweep {
+        self.sweeps += 1;
+        let (g, lo, hi, weights) = (&self.g, &self.lo, &self.hi, &self.weights);
+        let t = g.throws.len();
         let db = AtomicU64::new(0);
         let wide = AtomicU64::new(0);
-        order.par_chunks(4096).for_each(|chunk| {
+        self.order.par_chunks(4096).for_each(|chunk| {
             let (mut mb, mut mw) = (0f64, 0f64);
             for &node in chunk {
                 let node = node as usize;
@@ -325,37 +353,58 @@ pub(crate) fn value_iteration(
             db.fetch_max(mb.to_bits(), Relaxed);
             wide.fetch_max(mw.to_bits(), Relaxed);
         });
-        moved = f64::from_bits(db.load(Relaxed));
-        let gap = f64::from_bits(wide.load(Relaxed));
-        obs.advance(1);
-        if gap <= opts.tolerance || moved <= opts.tolerance {
-            break;
+        Sweep { moved: f64::from_bits(db.load(Relaxed)), widest: f64::from_bits(wide.load(Relaxed)) }
+    }
+
+    /// Sweeps until the bounds stop moving (or meet), optionally narrows the
+    /// open positions, and returns the group's tables.
+    pub fn run(mut self, opts: &SolveOptions, obs: &dyn Observer) -> Vec<Table> {
+        let mut moved = f64::INFINITY;
+        obs.begin("interval iteration: sweeps", opts.max_sweeps);
+        while self.sweeps < opts.max_sweeps {
+            let s = self.sweep();
+            moved = s.moved;
+            obs.advance(1);
+            if s.widest <= opts.tolerance || s.moved <= opts.tolerance {
+                break;
+            }
         }
+        obs.finish();
+        let Iteration { g, base, ix, sm, so, lo, hi, weights, sweeps, .. } = self;
+        let mut lo: Vec<f32> = lo.into_iter().map(|a| f32::from_bits(a.into_inner())).collect();
+        let mut hi: Vec<f32> = hi.into_iter().map(|a| f32::from_bits(a.into_inner())).collect();
+        if opts.settle {
+            settle_open(&g, &weights, &mut lo, &mut hi, opts, obs);
+        }
+        let mut out = Vec::new();
+        for (slot, x) in ix.into_iter().enumerate() {
+            let range = base[slot] as usize..base[slot + 1] as usize;
+            let vals: Vec<Interval> = range
+                .map(|i| {
+                    if g.kind[i] == UNUSED {
+                        return Interval::UNUSED;
+                    }
+                    let flags = (if sm[i] { MOVER_SAFE } else { 0 }) | (if so[i] { OTHER_SAFE } else { 0 });
+                    let v = ((lo[i] as f64 + hi[i] as f64) / 2.0) as f32;
+                    Interval { v, lo: lo[i], hi: hi[i], flags }
+                })
+                .collect();
+            let gap = vals.iter().filter(|iv| !iv.v.is_nan()).map(|iv| (iv.hi - iv.lo) as f64).fold(0.0, f64::max);
+            out.push(Table::new(x, Values::Chance(vals), Meta { seconds: 0.0, sweeps, residual: moved, gap }));
+        }
+        out
     }
-    obs.finish();
-    let mut lo: Vec<f32> = lo.into_iter().map(|a| f32::from_bits(a.into_inner())).collect();
-    let mut hi: Vec<f32> = hi.into_iter().map(|a| f32::from_bits(a.into_inner())).collect();
-    if opts.settle {
-        settle_open(&g, &weights, &mut lo, &mut hi, opts, obs);
-    }
-    // Per-sector tables.
-    let mut out = Vec::new();
-    for (slot, x) in ix.into_iter().enumerate() {
-        let range = base[slot] as usize..base[slot + 1] as usize;
-        let vals: Vec<Interval> = range
-            .map(|i| {
-                if g.kind[i] == UNUSED {
-                    return Interval::UNUSED;
-                }
-                let flags = (if sm[i] { MOVER_SAFE } else { 0 }) | (if so[i] { OTHER_SAFE } else { 0 });
-                let v = ((lo[i] as f64 + hi[i] as f64) / 2.0) as f32;
-                Interval { v, lo: lo[i], hi: hi[i], flags }
-            })
-            .collect();
-        let sector_gap = vals.iter().filter(|iv| !iv.v.is_nan()).map(|iv| (iv.hi - iv.lo) as f64).fold(0.0, f64::max);
-        out.push(Table::new(x, Values::Chance(vals), Meta { seconds: 0.0, sweeps, residual: moved, gap: sector_gap }));
-    }
-    out
+}
+
+/// Solves a movement group under chance.
+pub(crate) fn value_iteration(
+    rules: &Rules,
+    known: &Solution,
+    ix: Vec<Indexer>,
+    opts: &SolveOptions,
+    obs: &dyn Observer,
+) -> Vec<Table> {
+    Iteration::new(rules, known, ix, obs).run(opts, obs)
 }
 
 /// Settles the positions whose bounds stayed apart: strategy iteration on

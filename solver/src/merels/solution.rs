@@ -205,7 +205,10 @@ impl Solution {
         Ok(())
     }
 
-    fn solve_group(&self, group: &[Sector], opts: &SolveOptions, obs: &dyn Observer) -> Vec<Table> {
+    /// Solves one group from the tables in memory (its successors must be
+    /// there) and returns its tables without keeping them: for benchmarks
+    /// and checks.
+    pub fn solve_group(&self, group: &[Sector], opts: &SolveOptions, obs: &dyn Observer) -> Vec<Table> {
         let rules = &self.rules;
         let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s)).collect();
         let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);

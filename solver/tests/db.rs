@@ -1,0 +1,131 @@
+//! Sector databases: written atomically, reloaded and verified, damaged or
+//! foreign files reported and solved again, interrupted solves resumed.
+
+use std::fs;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use engine::merels::{BoardKind, Dice, Rules, State};
+use solver::merels::{Observer, Sector, Silent, Solution, SolveOptions};
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ludus-db-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&d);
+    d
+}
+
+#[derive(Default)]
+struct Notes(Mutex<Vec<String>>);
+impl Observer for Notes {
+    fn note(&self, m: &str) {
+        self.0.lock().unwrap().push(m.to_string());
+    }
+}
+
+fn opts(dir: &PathBuf) -> SolveOptions {
+    SolveOptions { db: Some(dir.clone()), ..SolveOptions::default() }
+}
+
+fn values(sol: &Solution) -> Vec<(Sector, Vec<u8>)> {
+    let mut v: Vec<(Sector, Vec<u8>)> = sol
+        .tables()
+        .map(|(s, t)| {
+            let bytes = (0..t.indexer.size()).map(|i| format!("{:?}", t.at(i))).collect::<String>().into_bytes();
+            (*s, bytes)
+        })
+        .collect();
+    v.sort_by_key(|x| x.0);
+    v
+}
+
+#[test]
+fn solves_are_stored_and_reloaded() {
+    for dice in [Dice::None, Dice::Schaedler, Dice::Murray] {
+        let dir = temp(&format!("reload-{dice}"));
+        let rules = Rules::new(BoardKind::Three, dice);
+        let first = Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
+        assert!(first.records.iter().all(|r| !r.loaded));
+        let db = first.database().unwrap();
+        for (s, _) in first.tables() {
+            assert!(db.path(*s).exists(), "{s}");
+        }
+        let leftovers = fs::read_dir(db.dir())
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().path().to_string_lossy().ends_with(".tmp"))
+            .count();
+        assert_eq!(leftovers, 0);
+        let second = Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
+        assert!(second.records.iter().all(|r| r.loaded));
+        assert_eq!(values(&first), values(&second));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn damaged_and_foreign_files_are_reported_and_solved_again() {
+    let dir = temp("damage");
+    let rules = Rules::new(BoardKind::Three, Dice::None);
+    let first = Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
+    let db = first.database().unwrap().clone();
+    let target = Sector { w: 3, wf: 0, b: 3, bf: 0 };
+    let path = db.path(target);
+    let good = fs::read(&path).unwrap();
+
+    // One flipped bit in the payload.
+    let mut bad = good.clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    fs::write(&path, &bad).unwrap();
+    let notes = Notes::default();
+    let again = Solution::solve_with(rules, &opts(&dir), &notes).unwrap();
+    let msgs = notes.0.lock().unwrap().clone();
+    assert!(msgs.iter().any(|m| m.contains("checksum mismatch")), "{msgs:?}");
+    assert_eq!(values(&first), values(&again));
+    // Rewritten: the same values (the header differs only in timing and checksum).
+    assert_eq!(fs::read(&path).unwrap()[128..], good[128..], "the damaged file is rewritten");
+
+    // Truncated.
+    fs::write(&path, &good[..good.len() / 2]).unwrap();
+    let notes = Notes::default();
+    Solution::solve_with(rules, &opts(&dir), &notes).unwrap();
+    assert!(notes.0.lock().unwrap().iter().any(|m| m.contains("truncated")));
+
+    // A file of other rules under this name.
+    let other = Rules { flying: true, ..rules };
+    let odir = temp("damage-other");
+    let osol = Solution::solve_with(other, &opts(&odir), &Silent).unwrap();
+    fs::copy(osol.database().unwrap().path(target), &path).unwrap();
+    let notes = Notes::default();
+    let again = Solution::solve_with(rules, &opts(&dir), &notes).unwrap();
+    assert!(notes.0.lock().unwrap().iter().any(|m| m.contains("other rules")));
+    assert_eq!(values(&first), values(&again));
+
+    // Not a database at all.
+    fs::write(&path, b"hello").unwrap();
+    let notes = Notes::default();
+    Solution::solve_with(rules, &opts(&dir), &notes).unwrap();
+    assert!(notes.0.lock().unwrap().iter().any(|m| m.contains("not a ludus sector file")));
+    fs::remove_dir_all(&dir).unwrap();
+    fs::remove_dir_all(&odir).unwrap();
+}
+
+#[test]
+fn an_interrupted_solve_resumes_where_it_stopped() {
+    let dir = temp("resume");
+    let rules = Rules::new(BoardKind::Six, Dice::None);
+    // Endgames only: as if the solve had been stopped there.
+    let partial = Solution::solve_with(rules, &SolveOptions { max_men: Some(8), ..opts(&dir) }, &Silent).unwrap();
+    assert!(!partial.complete());
+    assert!(partial.eval(&State::start(6)).is_none());
+    let done: Vec<Vec<Sector>> = partial.records.iter().map(|r| r.sectors.clone()).collect();
+    let full = Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
+    assert!(full.complete());
+    for r in &full.records {
+        assert_eq!(r.loaded, done.contains(&r.sectors), "{:?}", r.sectors);
+    }
+    // The same as a solve from nothing.
+    let fresh = Solution::solve(rules, &Silent);
+    let st = State::start(6);
+    assert_eq!(full.dtm(&st), fresh.dtm(&st));
+    fs::remove_dir_all(&dir).unwrap();
+}
