@@ -7,7 +7,7 @@ use std::collections::HashMap;
 mod common;
 use common::{all_states, fixpoint, legal};
 
-use engine::merels::{Blocked, BoardKind, Dice, PlacementMills, PointSet, Rules, State, Throw, mill::has_line};
+use engine::merels::{Blocked, BoardKind, Dice, PlacementMills, Rules, State, Throw};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use solver::merels::{Silent, Solution, Value};
