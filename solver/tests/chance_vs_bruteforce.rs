@@ -5,6 +5,7 @@
 //!   on top of a naive fixpoint for the movement phase;
 //! - Schädler: the safety fixpoint and interval iteration, Jacobi-style,
 //!   over the whole graph.
+//!
 //! Plus: Schädler with special throws of probability 0 is the game without
 //! dice and with placement mills forbidden; and sampled games of the
 //! computed strategy against itself agree with the solved value.

@@ -2,7 +2,7 @@
 //! foreign files reported and solved again, interrupted solves resumed.
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use engine::merels::{BoardKind, Dice, Rules, State};
@@ -22,8 +22,8 @@ impl Observer for Notes {
     }
 }
 
-fn opts(dir: &PathBuf) -> SolveOptions {
-    SolveOptions { db: Some(dir.clone()), ..SolveOptions::default() }
+fn opts(dir: &Path) -> SolveOptions {
+    SolveOptions { db: Some(dir.to_path_buf()), ..SolveOptions::default() }
 }
 
 fn values(sol: &Solution) -> Vec<(Sector, Vec<u8>)> {

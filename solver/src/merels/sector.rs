@@ -92,8 +92,9 @@ pub fn successors(rules: &Rules, s: Sector) -> Vec<Sector> {
         }
         if rules.dice == Dice::Murray && s.wf >= 3 && !board.line_wins() {
             // One for the line, one for each other mill its three men close.
+            // With no enemy man on the board nothing is removed.
             let most = if rules.double_mill_one { 1 } else { 1 + 3 * most_lines.saturating_sub(1) };
-            for k in 1..=most {
+            for k in 0..=most {
                 add(s.w + 3, s.wf - 3, k);
             }
         }
