@@ -9,7 +9,7 @@ use super::index::Indexer;
 use super::markov::{Policy, leader_chances};
 use super::sector::{Sector, successors};
 use super::solution::Solution;
-use super::table::{Eval, Kind, Values};
+use super::table::{Eval, Kind};
 use super::value::reduced;
 
 /// A value in every form a script may want.
@@ -204,29 +204,30 @@ pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
     let mut solve_seconds = 0.0;
     for rec in &sol.records {
         for &s in &rec.sectors {
-            let Some(t) = sol.table(s) else { continue };
-            let c = t.census(den);
+            let Some(sum) = sol.summary(s) else { continue };
+            let (c, meta) = (sum.census, sum.meta);
+            let kind = Kind::of(&sol.rules, s);
             let bytes = sol.database().and_then(|db| db.file_size(s));
             total_positions += c.positions;
             total_bytes += bytes.unwrap_or(0);
-            solve_seconds += t.meta.seconds;
-            let chance = matches!(t.values, Values::Chance(_));
+            solve_seconds += meta.seconds;
+            let chance = kind == Kind::Chance;
             sectors.push(SectorReport {
                 sector: s.to_string(),
                 key: s.key(),
                 method: method(sol, s),
                 loaded: rec.loaded,
-                indices: t.indexer.size(),
+                indices: sum.indices,
                 positions: c.positions,
                 wins: c.wins,
                 draws: c.draws,
                 losses: c.losses,
                 mean_value: c.mean,
-                longest_win: matches!(t.values, Values::Dtm(_)).then_some(c.longest_win),
+                longest_win: (kind == Kind::Dtm).then_some(c.longest_win),
                 bytes_on_disk: bytes,
-                seconds: t.meta.seconds,
-                positions_per_second: if t.meta.seconds > 0.0 { c.positions as f64 / t.meta.seconds } else { 0.0 },
-                sweeps: chance.then_some(t.meta.sweeps).filter(|&s| s > 0),
+                seconds: meta.seconds,
+                positions_per_second: if meta.seconds > 0.0 { c.positions as f64 / meta.seconds } else { 0.0 },
+                sweeps: chance.then_some(meta.sweeps).filter(|&s| s > 0),
                 widest_interval: chance.then_some(c.widest),
                 open_positions: chance.then_some(c.open),
             });

@@ -15,7 +15,7 @@ use super::exact::forward_exact;
 use super::index::{BoardTables, Indexer};
 use super::retro::{forward_dtm, retrograde, valid};
 use super::sector::{Sector, solve_order, successors};
-use super::table::{Eval, Kind, Table};
+use super::table::{Census, Eval, Kind, Meta, Table};
 use super::value::{Interval, MOVER_SAFE, OTHER_SAFE, Value, down, exact_denominator, up};
 
 /// Receives progress reports from long work (the CLI draws progress bars).
@@ -78,6 +78,14 @@ pub struct GroupRecord {
     pub loaded: bool,
 }
 
+/// What is known of a solved sector even when its table is not in memory.
+#[derive(Clone, Copy, Debug)]
+pub struct Summary {
+    pub census: Census,
+    pub meta: Meta,
+    pub indices: u64,
+}
+
 /// The sectors of a game reachable from its start, solved.
 pub struct Solution {
     pub rules: Rules,
@@ -90,6 +98,7 @@ pub struct Solution {
     db: Option<Db>,
     /// Denominator of exact values.
     pub den: i128,
+    summaries: FxHashMap<Sector, Summary>,
 }
 
 impl Solution {
@@ -112,6 +121,7 @@ impl Solution {
             records: Vec::new(),
             db,
             den: exact_denominator(rules.men()),
+            summaries: FxHashMap::default(),
         };
         let men = |s: &Sector| s.w + s.wf + s.b + s.bf;
         let todo: Vec<Vec<Sector>> =
@@ -145,7 +155,7 @@ impl Solution {
                         db.store(&t)
                             .map_err(|e| SolveError(format!("cannot write {}: {e}", db.path(t.sector()).display())))?;
                     }
-                    sol.tables.insert(t.sector(), Arc::new(t));
+                    sol.keep(t);
                 }
             }
             sol.records.push(GroupRecord { sectors: group.clone(), loaded });
@@ -173,9 +183,21 @@ impl Solution {
             }
         }
         for t in tables {
-            self.tables.insert(t.sector(), Arc::new(t));
+            self.keep(t);
         }
         Ok(true)
+    }
+
+    /// Keeps a solved table and its summary.
+    fn keep(&mut self, t: Table) {
+        let summary = Summary { census: t.census(self.den), meta: t.meta, indices: t.indexer.size() };
+        self.summaries.insert(t.sector(), summary);
+        self.tables.insert(t.sector(), Arc::new(t));
+    }
+
+    /// The summary of a solved sector (kept when its table is dropped).
+    pub fn summary(&self, s: Sector) -> Option<&Summary> {
+        self.summaries.get(&s)
     }
 
     /// Makes sure a solved sector's table is in memory.
