@@ -125,7 +125,10 @@ enum Form {
     Single(Man),
     /// `intact` is true while the pyramid still has every layer it started
     /// with (in the start position or as parsed); a strike clears it.
-    Pyramid { layers: Vec<Man>, intact: bool },
+    Pyramid {
+        layers: Vec<Man>,
+        intact: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -669,7 +672,11 @@ impl RefPos {
     pub fn parse(rfen: &str) -> Result<RefPos, String> {
         let fields: Vec<&str> = rfen.split(' ').collect();
         if fields.len() != 6 {
-            return Err(format!("RFEN needs 6 fields separated by single spaces, found {} in `{}`", fields.len(), rfen));
+            return Err(format!(
+                "RFEN needs 6 fields separated by single spaces, found {} in `{}`",
+                fields.len(),
+                rfen
+            ));
         }
         let board = parse_board(fields[0])?;
         let to_move = match fields[1] {
@@ -978,11 +985,7 @@ fn parse_captured(field: &str, owner: RefSide, what: &str) -> Result<Vec<Man>, S
 }
 
 fn captured_field(men: &[Man], owner: RefSide) -> String {
-    if men.is_empty() {
-        "-".to_string()
-    } else {
-        men.iter().map(|m| m.token(owner)).collect::<Vec<_>>().join(".")
-    }
+    if men.is_empty() { "-".to_string() } else { men.iter().map(|m| m.token(owner)).collect::<Vec<_>>().join(".") }
 }
 
 /// Fields 5 and 6: a non-negative decimal.
@@ -1023,19 +1026,22 @@ impl RefGame {
         Ok(())
     }
 
-    /// Victory, then the 100-ply draw, then threefold repetition, then the loss
-    /// of a side without moves.
+    /// Victory of the side that just moved, then the 100-ply draw, then
+    /// threefold repetition, then the loss of a side to move without moves.
     pub fn status(&self) -> RefStatus {
         let current = self.current();
-        match current.status() {
-            RefStatus::Won(side) if current.victory_met(side) => return RefStatus::Won(side),
-            RefStatus::Drawn => return RefStatus::Drawn,
-            _ => {}
+        let just_moved = current.to_move.other();
+        if current.victory_met(just_moved) {
+            RefStatus::Won(just_moved)
+        } else if current.hundred_ply_rule() {
+            RefStatus::Drawn
+        } else if self.threefold_repetition() {
+            RefStatus::Drawn
+        } else if generate_moves(&current.board, current.to_move).is_empty() {
+            RefStatus::Won(just_moved)
+        } else {
+            RefStatus::Ongoing
         }
-        if self.threefold_repetition() {
-            return RefStatus::Drawn;
-        }
-        current.status()
     }
 
     /// The current board and side to move have occurred three times.
