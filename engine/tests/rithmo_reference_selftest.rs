@@ -204,10 +204,13 @@ fn perft_from_the_start_depths_1_to_4() {
 }
 
 /// The published figure for depth 5 is 522012; this reference counts 521998
-/// while matching depths 1–4 and the published depth 6 (8609103) exactly. A
-/// rule change adding 14 leaves at depth 5 would add their children at depth
-/// 6 too, so the two published figures cannot both hold; see the report on
-/// branch `rithmo-ref`. The assertion pins this reference's own count.
+/// while it matches depths 1–4 and the published depth 6 (8609103) exactly.
+/// Fourteen more leaves at depth 5 would bring their own children at depth 6
+/// (some 16 each), so the two published figures cannot both hold under one
+/// set of rules; the depth-5 figure is taken to be wrong. Divide at depth 5
+/// (depth 4 after each first move): a3-a5 40063, b1-e1 31518, b3-b5 45165,
+/// c4-b4 38626, c4-c5 48077, d4-d5 57690, e4-e5 57690, f4-f5 48076,
+/// f4-g4 38640, g1-d1 31518, g3-g5 44871, h3-h5 40064.
 #[test]
 fn perft_from_the_start_depth_5() {
     assert_eq!(RefPos::start().perft(5), 521998);
@@ -744,7 +747,8 @@ fn victory_of_honor_and_lawsuit() {
         assert!(!won_after_capture(v, "c5.c25.t30.s91", RefVictory::HonorLawsuit(160, 5, 9)), "digits");
         assert!(!won_after_capture(v, "c5.c25.t30.s91", RefVictory::HonorLawsuit(161, 5, 8)), "value");
         assert!(!won_after_capture(v, "c5.c25.t30.s91", RefVictory::HonorLawsuit(160, 4, 8)), "men");
-        // The thesis's example: 5, 25, 30, 36, 64 is 160 in 5 men and 9 digits.
+        // The thesis's set 5, 25, 30, 36, 64 (160, 5 men, 9 digits) with the c9
+        // taken here: 169, 6 men, 10 digits.
         assert!(won_after_capture(v, "c5.c25.t30.t36.s64", RefVictory::HonorLawsuit(169, 6, 10)));
     }
 }

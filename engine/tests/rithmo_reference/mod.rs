@@ -9,6 +9,35 @@
 //! Squares are indexed as in the spec: index = (rank − 1) × 8 + file,
 //! `a1` = 0, `h16` = 127. Internally a square is also seen as a pair
 //! (file 0..8, rank 0..16).
+//!
+//! Choices where the spec leaves room (agreed for both implementations unless
+//! marked "ours"):
+//! - A pyramid attacks with each remaining layer and, while intact, with its
+//!   full total. RFEN does not record lost layers: every parsed pyramid is
+//!   intact; a strike makes it not intact (a flag on the piece, so two
+//!   positions with the same RFEN can differ in it and compare unequal).
+//! - Captured men are tokens, one per circle, triangle, square or pyramid
+//!   layer, in capture order: the captured piece or struck layer first, then
+//!   the besieged pieces by increasing square index.
+//! - Siege examines every enemy piece after every move, not only those near
+//!   the move: an enemy piece already closed in and touching a mover's piece
+//!   goes after any move of the mover.
+//! - Proper victories: the enemy has no pyramid on the board (also when it
+//!   never had one); 3 or 4 of the mover's pieces at a common step on a rank,
+//!   file or diagonal (other squares of the line do not matter), all in the
+//!   enemy half, with pairwise distinct values (ours: for four pieces all
+//!   four distinct); pyramids count at their current total. A kind of
+//!   progression is present among four values when some three of them (any
+//!   three, not only neighbours in order: ours) form it; greater needs two
+//!   kinds, excellent all three. Three distinct values form at most one kind.
+//! - `status` checks the side that just moved even in a parsed position (Odd
+//!   in the start position, which has not won).
+//! - RFEN parsing (ours): values are positive decimals without leading zeros;
+//!   the counters are decimals without leading zeros, the move number ≥ 1;
+//!   captured tokens must be in the case of the side that lost them; a
+//!   pyramid needs at least one layer; adjacent numbers (`4,4`) are accepted
+//!   and merged on output.
+//! - Move lists are sorted as plain strings (`d12xd15` before `d12xd9`).
 #![allow(dead_code)]
 
 // ---------------------------------------------------------------------------
