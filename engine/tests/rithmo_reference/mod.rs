@@ -221,10 +221,10 @@ impl Piece {
     /// more layers a strike at its bottom layer's value.
     fn target_values(&self) -> Vec<(u32, MoveKind)> {
         let mut targets = vec![(self.total(), MoveKind::Capture)];
-        if let Form::Pyramid { layers, .. } = &self.form {
-            if layers.len() >= 2 {
-                targets.push((layers[0].value, MoveKind::Strike));
-            }
+        if let Form::Pyramid { layers, .. } = &self.form
+            && layers.len() >= 2
+        {
+            targets.push((layers[0].value, MoveKind::Strike));
         }
         targets
     }
@@ -343,10 +343,8 @@ fn regular_destinations(board: &Board, from: usize) -> Vec<usize> {
                 _ => between_empty = false,
             }
         }
-        if between_empty {
-            if let Some(dest) = square_at(f + df * k, r + dr * k) {
-                out.push(dest);
-            }
+        if between_empty && let Some(dest) = square_at(f + df * k, r + dr * k) {
+            out.push(dest);
         }
     }
     out
@@ -593,10 +591,10 @@ fn progression_kinds(values: &[u64]) -> Option<Vec<Progression>> {
     for i in 0..n {
         for j in i + 1..n {
             for k in j + 1..n {
-                if let Some(kind) = progression_of([sorted[i], sorted[j], sorted[k]]) {
-                    if !kinds.contains(&kind) {
-                        kinds.push(kind);
-                    }
+                if let Some(kind) = progression_of([sorted[i], sorted[j], sorted[k]])
+                    && !kinds.contains(&kind)
+                {
+                    kinds.push(kind);
                 }
             }
         }
@@ -1062,9 +1060,7 @@ impl RefGame {
         let just_moved = current.to_move.other();
         if current.victory_met(just_moved) {
             RefStatus::Won(just_moved)
-        } else if current.hundred_ply_rule() {
-            RefStatus::Drawn
-        } else if self.threefold_repetition() {
+        } else if current.hundred_ply_rule() || self.threefold_repetition() {
             RefStatus::Drawn
         } else if generate_moves(&current.board, current.to_move).is_empty() {
             RefStatus::Won(just_moved)
