@@ -9,6 +9,7 @@ mod merels;
 mod merels_args;
 mod plot;
 mod progress;
+mod rithmo;
 mod rota;
 mod wibold;
 
@@ -35,7 +36,7 @@ enum Command {
     /// The merels family with and without dice: solve, probe, show
     Merels(merels::MerelsArgs),
     /// Rithmomachia, the battle of numbers: perft, analysis, play
-    Rithmo(NotBuilt),
+    Rithmo(rithmo::RithmoArgs),
     /// Wibold's Ludus Regularis: exact analysis and simulation
     Wibold(wibold::WiboldArgs),
     /// Pit bots against each other in any game
@@ -59,7 +60,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Rota(a) => rota::run(a),
         Command::Merels(a) => merels::run(a),
-        Command::Rithmo(_) => Err(not_built("rithmo")),
+        Command::Rithmo(a) => rithmo::run(a),
         Command::Wibold(a) => wibold::run(a),
         Command::Arena(_) => Err(not_built("arena")),
     };

@@ -4,4 +4,5 @@
 //! move generation; the exhaustive analysis lives in the `solver` crate.
 
 pub mod merels;
+pub mod rithmo;
 pub mod wibold;

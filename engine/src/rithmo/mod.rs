@@ -1,0 +1,34 @@
+//! Rithmomachia, the battle of numbers (`../shared/spec/rithmomachia.md`):
+//! a `u128` bitboard per side and shape on the 8 × 16 board, every capture of
+//! the sources (encounter, sally, ambush, siege), pyramids as stacks of
+//! layers, the victories, RFEN notation and perft.
+//!
+//! Data flows one way: RFEN → [`Position`] → [`Position::legal_moves`] →
+//! [`Position::play`] (capture or strike, then siege) → [`Position::status`].
+
+mod ambush;
+mod bitboard;
+mod encounter;
+mod game;
+mod movegen;
+mod moves;
+mod perft;
+mod piece;
+mod position;
+mod rules;
+mod sally;
+mod siege;
+mod square;
+mod victory;
+mod zobrist;
+
+pub use bitboard::{Bitboard, Dir};
+pub use game::Game;
+pub use moves::{Move, MoveKind, MoveList};
+pub use perft::{divide, perft, perft_parallel};
+pub use piece::{MAX_LAYERS, Man, Pyramid, Shape, Side};
+pub use position::{Captured, ParseRfenError, Piece, Position, START};
+pub use rules::{RuleSet, Victory};
+pub use siege::besieged;
+pub use square::Square;
+pub use victory::{Reason, Status, progression_kinds};

@@ -1,0 +1,71 @@
+//! Moves and their notation: `c4-c5` plain, `c4xc13` capture, `c4*c13`
+//! strike (from, kind mark, to). Sieges follow from the move.
+
+use std::fmt;
+use std::str::FromStr;
+
+use arrayvec::ArrayVec;
+
+use super::square::Square;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MoveKind {
+    Plain,
+    Capture,
+    Strike,
+}
+
+impl MoveKind {
+    pub const fn mark(self) -> char {
+        match self {
+            MoveKind::Plain => '-',
+            MoveKind::Capture => 'x',
+            MoveKind::Strike => '*',
+        }
+    }
+}
+
+/// A move is identified by where from, where to, and what it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Move {
+    pub from: Square,
+    pub to: Square,
+    pub kind: MoveKind,
+}
+
+impl Move {
+    pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
+        Move { from, to, kind }
+    }
+
+    /// Whether it takes something (a capture or a strike).
+    pub fn is_tactical(self) -> bool {
+        self.kind != MoveKind::Plain
+    }
+}
+
+/// Room for every move of a position.
+pub type MoveList = ArrayVec<Move, 512>;
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}{}", self.from, self.kind.mark(), self.to)
+    }
+}
+
+impl FromStr for Move {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Move, String> {
+        let at = s
+            .find(['-', 'x', '*'])
+            .ok_or_else(|| format!("'{s}' is not a move: write c4-c5 (plain), c4xc13 (capture) or c4*c13 (strike)"))?;
+        let kind = match &s[at..=at] {
+            "-" => MoveKind::Plain,
+            "x" => MoveKind::Capture,
+            _ => MoveKind::Strike,
+        };
+        let from: Square = s[..at].parse().map_err(|e| format!("in move '{s}': {e}"))?;
+        let to: Square = s[at + 1..].parse().map_err(|e| format!("in move '{s}': {e}"))?;
+        Ok(Move { from, to, kind })
+    }
+}

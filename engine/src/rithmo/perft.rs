@@ -1,0 +1,46 @@
+//! Perft: the number of leaves of the legal-move tree to a depth, the test
+//! of a move generator. A finished game has no moves.
+
+use rayon::prelude::*;
+
+use super::moves::Move;
+use super::position::Position;
+use super::rules::RuleSet;
+
+/// Leaves at `depth` plies; the last ply is counted, not played.
+pub fn perft(pos: &Position, rules: &RuleSet, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves(rules);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves.iter().map(|&m| perft(&pos.play(m, rules), rules, depth - 1)).sum()
+}
+
+/// Perft split by the first move.
+pub fn divide(pos: &Position, rules: &RuleSet, depth: u32, parallel: bool) -> Vec<(Move, u64)> {
+    let moves = pos.legal_moves(rules);
+    let count = |&m: &Move| (m, perft(&pos.play(m, rules), rules, depth.saturating_sub(1)));
+    let mut v: Vec<(Move, u64)> =
+        if parallel { moves.par_iter().map(count).collect() } else { moves.iter().map(count).collect() };
+    v.sort_by_key(|(m, _)| m.to_string());
+    v
+}
+
+/// Perft across all cores: the subtrees of the first two plies in parallel.
+pub fn perft_parallel(pos: &Position, rules: &RuleSet, depth: u32) -> u64 {
+    if depth <= 2 {
+        return perft(pos, rules, depth);
+    }
+    let first = pos.legal_moves(rules);
+    let seconds: Vec<Position> = first
+        .iter()
+        .flat_map(|&m| {
+            let p = pos.play(m, rules);
+            p.legal_moves(rules).into_iter().map(move |n| p.play(n, rules))
+        })
+        .collect();
+    seconds.par_iter().map(|p| perft(p, rules, depth - 2)).sum()
+}

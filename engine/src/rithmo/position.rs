@@ -1,0 +1,499 @@
+//! Positions and their notation, RFEN: six fields — the ranks from 16 down to
+//! 1, the side to move, the men captured by Even and by Odd, the plies since
+//! the last capture, strike or siege, and the move number.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+use arrayvec::ArrayVec;
+
+use super::bitboard::Bitboard;
+use super::piece::{MAX_LAYERS, Man, Pyramid, Shape, Side};
+use super::square::Square;
+use super::zobrist;
+
+/// The most pyramids a position may hold.
+pub const MAX_PYRAMIDS: usize = 8;
+/// The most men a side may have captured.
+pub const MAX_CAPTURED: usize = 64;
+
+/// The spec's start position (the Fulke back-row set-up).
+pub const START: &str = "s49,s121,4,s225,s361/s28,s66,t36,t30,t56,t64,s120,p[s64.s49.t36.t25.c16]/t16,t12,c9,c25,c49,c81,t90,t100/2,c3,c5,c7,c9,2/8/8/8/8/8/8/8/8/2,C8,C6,C4,C2,2/T81,T72,C64,C36,C16,C4,T6,T9/S153,P[S36.S25.T16.T9.C4.C1],T49,T42,T20,T25,S45,S15/S289,S169,4,S81,S25 e - - 0 1";
+
+/// The men one side has captured, in the order taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Captured {
+    men: [Man; MAX_CAPTURED],
+    len: u8,
+    /// Sum of their values.
+    pub value: u32,
+    /// Decimal digits of their values, in all.
+    pub digits: u32,
+}
+
+impl Default for Captured {
+    fn default() -> Captured {
+        Captured { men: [Man::default(); MAX_CAPTURED], len: 0, value: 0, digits: 0 }
+    }
+}
+
+impl Captured {
+    pub fn men(&self) -> &[Man] {
+        &self.men[..self.len as usize]
+    }
+
+    /// Men captured: each circle, triangle, square and pyramid layer counts 1.
+    pub fn count(&self) -> u32 {
+        self.len as u32
+    }
+
+    pub(crate) fn push(&mut self, m: Man) {
+        // Checked when parsing and bounded by the men on the board.
+        if (self.len as usize) < MAX_CAPTURED {
+            self.men[self.len as usize] = m;
+            self.len += 1;
+            self.value += m.value as u32;
+            self.digits += m.value.max(1).ilog10() + 1;
+        }
+    }
+}
+
+/// A piece as found on a square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece<'a> {
+    pub side: Side,
+    pub shape: Shape,
+    /// Its value: a pyramid's current total.
+    pub value: u16,
+    pub pyramid: Option<&'a Pyramid>,
+}
+
+/// A position: the board, the side to move, captured men and counters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    occ: [Bitboard; 2],
+    shapes: [Bitboard; 4],
+    /// Value of the piece on each square (a pyramid's current total).
+    val: [u16; 128],
+    pyr_sq: [Square; MAX_PYRAMIDS],
+    pyr: [Pyramid; MAX_PYRAMIDS],
+    npyr: u8,
+    side: Side,
+    captured: [Captured; 2],
+    /// Plies since the last capture, strike or siege.
+    pub clock: u16,
+    /// Starts at 1, increased after Odd's turn.
+    pub fullmove: u16,
+    /// Board and side to move (what repetition compares).
+    hash: u64,
+}
+
+impl Position {
+    /// The start position.
+    pub fn start() -> Position {
+        static START_POS: OnceLock<Position> = OnceLock::new();
+        *START_POS.get_or_init(|| START.parse().expect("the start position parses"))
+    }
+
+    fn empty() -> Position {
+        Position {
+            occ: [Bitboard::EMPTY; 2],
+            shapes: [Bitboard::EMPTY; 4],
+            val: [0; 128],
+            pyr_sq: [Square(0); MAX_PYRAMIDS],
+            pyr: [Pyramid::default(); MAX_PYRAMIDS],
+            npyr: 0,
+            side: Side::Even,
+            captured: [Captured::default(); 2],
+            clock: 0,
+            fullmove: 1,
+            hash: 0,
+        }
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    #[inline]
+    pub fn occupied(&self, side: Side) -> Bitboard {
+        self.occ[side.index()]
+    }
+
+    #[inline]
+    pub fn all(&self) -> Bitboard {
+        self.occ[0] | self.occ[1]
+    }
+
+    #[inline]
+    pub fn shape_bb(&self, s: Shape) -> Bitboard {
+        self.shapes[s.index()]
+    }
+
+    /// Pieces of one side and shape.
+    #[inline]
+    pub fn pieces(&self, side: Side, s: Shape) -> Bitboard {
+        self.occ[side.index()] & self.shapes[s.index()]
+    }
+
+    /// The men captured by `side`.
+    #[inline]
+    pub fn captured_by(&self, side: Side) -> &Captured {
+        &self.captured[side.index()]
+    }
+
+    /// The hash of the board and the side to move.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Value of the piece on a square (0 if empty).
+    #[inline]
+    pub fn value_at(&self, s: Square) -> u16 {
+        self.val[s.index()]
+    }
+
+    #[inline]
+    fn pyramid_slot(&self, s: Square) -> Option<usize> {
+        (0..self.npyr as usize).find(|&i| self.pyr_sq[i] == s)
+    }
+
+    /// The pyramid on a square, if any.
+    #[inline]
+    pub fn pyramid_at(&self, s: Square) -> Option<&Pyramid> {
+        self.pyramid_slot(s).map(|i| &self.pyr[i])
+    }
+
+    /// The pyramids of a side with their squares.
+    pub fn pyramids(&self, side: Side) -> impl Iterator<Item = (Square, &Pyramid)> {
+        (0..self.npyr as usize)
+            .filter(move |&i| self.occ[side.index()].contains(self.pyr_sq[i]))
+            .map(|i| (self.pyr_sq[i], &self.pyr[i]))
+    }
+
+    pub fn piece_at(&self, s: Square) -> Option<Piece<'_>> {
+        let side = if self.occ[0].contains(s) {
+            Side::Even
+        } else if self.occ[1].contains(s) {
+            Side::Odd
+        } else {
+            return None;
+        };
+        let shape =
+            Shape::ALL.into_iter().find(|sh| self.shapes[sh.index()].contains(s)).expect("occupied square has a shape");
+        Some(Piece { side, shape, value: self.val[s.index()], pyramid: self.pyramid_at(s) })
+    }
+
+    /// The values a piece attacks with: a man its value; a pyramid each
+    /// remaining layer's, and its original total while it has all layers.
+    #[inline]
+    pub fn attack_values(&self, s: Square, total_while_intact: bool) -> ArrayVec<u16, { MAX_LAYERS + 1 }> {
+        let mut v = ArrayVec::new();
+        match self.pyramid_at(s) {
+            None => v.push(self.val[s.index()]),
+            Some(p) => {
+                for m in p.layers() {
+                    v.push(m.value);
+                }
+                if p.intact && total_while_intact {
+                    v.push(p.original);
+                }
+            }
+        }
+        v
+    }
+
+    // ---- changes (the move generator keeps the hash up to date) ----
+
+    fn put_man(&mut self, s: Square, side: Side, shape: Shape, value: u16) {
+        self.occ[side.index()] = self.occ[side.index()].with(s);
+        self.shapes[shape.index()] = self.shapes[shape.index()].with(s);
+        self.val[s.index()] = value;
+        self.hash ^= zobrist::man(s, side, shape, value);
+    }
+
+    fn put_pyramid(&mut self, s: Square, side: Side, p: Pyramid) -> Result<(), String> {
+        if self.npyr as usize >= MAX_PYRAMIDS {
+            return Err(format!("more than {MAX_PYRAMIDS} pyramids"));
+        }
+        self.occ[side.index()] = self.occ[side.index()].with(s);
+        self.shapes[Shape::Pyramid.index()] = self.shapes[Shape::Pyramid.index()].with(s);
+        self.val[s.index()] = p.total();
+        self.pyr_sq[self.npyr as usize] = s;
+        self.pyr[self.npyr as usize] = p;
+        self.npyr += 1;
+        self.hash ^= zobrist::pyramid(s, side, &p);
+        Ok(())
+    }
+
+    /// Moves the piece on `from` to the empty square `to`.
+    pub(crate) fn relocate(&mut self, from: Square, to: Square) {
+        let side = if self.occ[0].contains(from) { Side::Even } else { Side::Odd };
+        let shape = Shape::ALL.into_iter().find(|sh| self.shapes[sh.index()].contains(from)).expect("a piece to move");
+        let si = side.index();
+        self.occ[si] = self.occ[si].without(from).with(to);
+        self.shapes[shape.index()] = self.shapes[shape.index()].without(from).with(to);
+        self.val[to.index()] = self.val[from.index()];
+        self.val[from.index()] = 0;
+        if let Some(i) = self.pyramid_slot(from) {
+            self.hash ^= zobrist::pyramid(from, side, &self.pyr[i]) ^ zobrist::pyramid(to, side, &self.pyr[i]);
+            self.pyr_sq[i] = to;
+        } else {
+            let v = self.val[to.index()];
+            self.hash ^= zobrist::man(from, side, shape, v) ^ zobrist::man(to, side, shape, v);
+        }
+    }
+
+    /// Removes the piece on `s` and records its men as captured by `by`
+    /// (a pyramid's remaining layers, bottom first).
+    pub(crate) fn capture(&mut self, s: Square, by: Side) {
+        let side = by.other();
+        let si = side.index();
+        let shape = Shape::ALL.into_iter().find(|sh| self.shapes[sh.index()].contains(s)).expect("a piece to capture");
+        self.occ[si] = self.occ[si].without(s);
+        self.shapes[shape.index()] = self.shapes[shape.index()].without(s);
+        if let Some(i) = self.pyramid_slot(s) {
+            let p = self.pyr[i];
+            self.hash ^= zobrist::pyramid(s, side, &p);
+            for &m in p.layers() {
+                self.captured[by.index()].push(m);
+            }
+            let last = self.npyr as usize - 1;
+            self.pyr.swap(i, last);
+            self.pyr_sq.swap(i, last);
+            self.npyr -= 1;
+        } else {
+            let v = self.val[s.index()];
+            self.hash ^= zobrist::man(s, side, shape, v);
+            self.captured[by.index()].push(Man::new(shape, v));
+        }
+        self.val[s.index()] = 0;
+    }
+
+    /// Removes the bottom layer of the pyramid on `s`, captured by `by`.
+    pub(crate) fn strike(&mut self, s: Square, by: Side) {
+        let i = self.pyramid_slot(s).expect("a pyramid to strike");
+        let side = by.other();
+        self.hash ^= zobrist::pyramid(s, side, &self.pyr[i]);
+        let m = self.pyr[i].strike();
+        self.hash ^= zobrist::pyramid(s, side, &self.pyr[i]);
+        self.val[s.index()] = self.pyr[i].total();
+        self.captured[by.index()].push(m);
+    }
+
+    /// Passes the turn: the other side to move, counters advanced.
+    pub(crate) fn end_turn(&mut self, quiet: bool) {
+        self.clock = if quiet { self.clock.saturating_add(1) } else { 0 };
+        if self.side == Side::Odd {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.side = self.side.other();
+        self.hash ^= zobrist::SIDE;
+    }
+
+    /// The hash computed from scratch (the incremental one must equal it).
+    pub fn hash_from_scratch(&self) -> u64 {
+        let mut h = if self.side == Side::Odd { zobrist::SIDE } else { 0 };
+        for side in [Side::Even, Side::Odd] {
+            for sh in [Shape::Circle, Shape::Triangle, Shape::Square] {
+                for s in self.pieces(side, sh).iter() {
+                    h ^= zobrist::man(s, side, sh, self.val[s.index()]);
+                }
+            }
+            for (s, p) in self.pyramids(side) {
+                h ^= zobrist::pyramid(s, side, p);
+            }
+        }
+        h
+    }
+}
+
+// ---- notation ----
+
+/// An RFEN string that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseRfenError(pub String);
+
+impl fmt::Display for ParseRfenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid RFEN: {}", self.0)
+    }
+}
+
+impl std::error::Error for ParseRfenError {}
+
+fn parse_value(text: &str, token: &str) -> Result<u16, String> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) || (text.len() > 1 && text.starts_with('0')) {
+        return Err(format!("token '{token}': '{text}' is not a value (a positive number)"));
+    }
+    match text.parse::<u16>() {
+        Ok(v) if v > 0 => Ok(v),
+        _ => Err(format!("token '{token}': value '{text}' must be between 1 and 65535")),
+    }
+}
+
+/// A man token `C8`, `t100`: its shape, side and value.
+fn parse_man(token: &str) -> Result<(Side, Man), String> {
+    let mut chars = token.chars();
+    let c = chars.next().ok_or_else(|| "an empty token".to_string())?;
+    match Shape::from_letter(c) {
+        Some((Shape::Pyramid, _)) => Err(format!("token '{token}': a pyramid cannot be a layer or a captured man")),
+        Some((shape, side)) => Ok((side, Man::new(shape, parse_value(chars.as_str(), token)?))),
+        None => Err(format!("token '{token}': unknown piece letter '{c}' (C, T, S, P; upper case Even)")),
+    }
+}
+
+impl FromStr for Position {
+    type Err = ParseRfenError;
+
+    fn from_str(s: &str) -> Result<Position, ParseRfenError> {
+        let err = |m: String| ParseRfenError(m);
+        let fields: Vec<&str> = s.split(' ').collect();
+        if fields.len() != 6 {
+            return Err(err(format!(
+                "expected 6 fields separated by single spaces (board, side, captured by Even, captured by Odd, \
+                 plies, move number), found {}",
+                fields.len()
+            )));
+        }
+        let mut pos = Position::empty();
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        if ranks.len() != 16 {
+            return Err(err(format!("the board has {} ranks separated by '/', not 16", ranks.len())));
+        }
+        for (i, rank_text) in ranks.iter().enumerate() {
+            let rank = 15 - i as u8;
+            let mut file = 0u8;
+            for token in rank_text.split(',') {
+                let here = |m: String| err(format!("rank {}: {m}", rank + 1));
+                if token.bytes().all(|b| b.is_ascii_digit()) && !token.is_empty() {
+                    let n: u8 = token.parse().map_err(|_| here(format!("token '{token}' is not a count")))?;
+                    if !(1..=8).contains(&n) {
+                        return Err(here(format!("token '{token}': empty squares are counted 1 to 8")));
+                    }
+                    file += n;
+                } else {
+                    if file >= 8 {
+                        return Err(here(format!("token '{token}' lies beyond file h")));
+                    }
+                    let sq = Square::new(file, rank);
+                    let first = token.chars().next().ok_or_else(|| here("an empty token between commas".into()))?;
+                    if matches!(Shape::from_letter(first), Some((Shape::Pyramid, _))) {
+                        let side = if first.is_ascii_uppercase() { Side::Even } else { Side::Odd };
+                        let inner =
+                            token[1..].strip_prefix('[').and_then(|t| t.strip_suffix(']')).ok_or_else(|| {
+                                here(format!("token '{token}': a pyramid lists its layers as P[S36.S25…]"))
+                            })?;
+                        if inner.is_empty() {
+                            return Err(here(format!("token '{token}': a pyramid needs at least one layer")));
+                        }
+                        let mut layers = Vec::new();
+                        for l in inner.split('.') {
+                            let (ls, m) = parse_man(l).map_err(&here)?;
+                            if ls != side {
+                                return Err(here(format!("token '{token}': layer '{l}' is not in the pyramid's case")));
+                            }
+                            layers.push(m);
+                        }
+                        if layers.len() > MAX_LAYERS {
+                            return Err(here(format!("token '{token}': more than {MAX_LAYERS} layers")));
+                        }
+                        pos.put_pyramid(sq, side, Pyramid::new(&layers)).map_err(here)?;
+                    } else {
+                        let (side, m) = parse_man(token).map_err(&here)?;
+                        pos.put_man(sq, side, m.shape(), m.value);
+                    }
+                    file += 1;
+                }
+                if file > 8 {
+                    return Err(err(format!("rank {} covers {file} squares, not 8", rank + 1)));
+                }
+            }
+            if file != 8 {
+                return Err(err(format!("rank {} ('{rank_text}') covers {file} squares, not 8", rank + 1)));
+            }
+        }
+        pos.side = match fields[1] {
+            "e" => Side::Even,
+            "o" => Side::Odd,
+            other => return Err(err(format!("side to move '{other}' is not e or o"))),
+        };
+        for (i, by) in [Side::Even, Side::Odd].into_iter().enumerate() {
+            let field = fields[2 + i];
+            if field == "-" {
+                continue;
+            }
+            for token in field.split('.') {
+                let (side, m) = parse_man(token).map_err(|e| err(format!("captured by {by}: {e}")))?;
+                if side == by {
+                    return Err(err(format!("captured by {by}: token '{token}' is one of {by}'s own men (case)")));
+                }
+                if pos.captured[by.index()].len as usize >= MAX_CAPTURED {
+                    return Err(err(format!("captured by {by}: more than {MAX_CAPTURED} men")));
+                }
+                pos.captured[by.index()].push(m);
+            }
+        }
+        let counter = |f: &str, what: &str| -> Result<u16, ParseRfenError> {
+            if f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit()) || (f.len() > 1 && f.starts_with('0')) {
+                return Err(err(format!("{what} '{f}' is not a number")));
+            }
+            f.parse::<u16>().map_err(|_| err(format!("{what} '{f}' is too large")))
+        };
+        pos.clock = counter(fields[4], "plies since the last capture")?;
+        pos.fullmove = counter(fields[5], "move number")?;
+        if pos.fullmove == 0 {
+            return Err(err("move number '0': moves are numbered from 1".into()));
+        }
+        if pos.side == Side::Odd {
+            pos.hash ^= zobrist::SIDE;
+        }
+        Ok(pos)
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..16u8).rev() {
+            let mut tokens: Vec<String> = Vec::new();
+            let mut empty = 0;
+            for file in 0..8 {
+                let s = Square::new(file, rank);
+                match self.piece_at(s) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            tokens.push(empty.to_string());
+                            empty = 0;
+                        }
+                        tokens.push(match p.pyramid {
+                            Some(pyr) => pyr.token(p.side),
+                            None => Man::new(p.shape, p.value).token(p.side),
+                        });
+                    }
+                }
+            }
+            if empty > 0 {
+                tokens.push(empty.to_string());
+            }
+            f.write_str(&tokens.join(","))?;
+            if rank > 0 {
+                f.write_str("/")?;
+            }
+        }
+        write!(f, " {}", if self.side == Side::Even { 'e' } else { 'o' })?;
+        for by in [Side::Even, Side::Odd] {
+            let men = self.captured[by.index()].men();
+            if men.is_empty() {
+                f.write_str(" -")?;
+            } else {
+                let t: Vec<String> = men.iter().map(|m| m.token(by.other())).collect();
+                write!(f, " {}", t.join("."))?;
+            }
+        }
+        write!(f, " {} {}", self.clock, self.fullmove)
+    }
+}

@@ -1,0 +1,189 @@
+//! The rules value: every rule that varies between the historical sources is
+//! a plain field; presets are constructors; [`RuleSet::conclude`] derives
+//! what the move generator reads.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::piece::Shape;
+
+/// What wins the game, checked after the mover's turn over the men it has
+/// captured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Victory {
+    /// `body:N`: N men captured.
+    Body(u32),
+    /// `goods:V`: captured values sum to at least V.
+    Goods(u32),
+    /// `lawsuit:V:N`: at least V in value with exactly N men.
+    Lawsuit(u32, u32),
+    /// `honor:V:N`: exactly V with exactly N men.
+    Honor(u32, u32),
+    /// `honor-lawsuit:V:N:D`: exactly V, N men, D decimal digits in all.
+    HonorLawsuit(u32, u32, u32),
+    /// The enemy pyramid wholly captured and three of one's pieces in
+    /// progression on a line in the enemy half.
+    Great,
+    /// As great, with four pieces whose values form two kinds of progression.
+    Greater,
+    /// As great, with four pieces forming all three kinds.
+    Excellent,
+}
+
+impl fmt::Display for Victory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Victory::Body(n) => write!(f, "body:{n}"),
+            Victory::Goods(v) => write!(f, "goods:{v}"),
+            Victory::Lawsuit(v, n) => write!(f, "lawsuit:{v}:{n}"),
+            Victory::Honor(v, n) => write!(f, "honor:{v}:{n}"),
+            Victory::HonorLawsuit(v, n, d) => write!(f, "honor-lawsuit:{v}:{n}:{d}"),
+            Victory::Great => write!(f, "great"),
+            Victory::Greater => write!(f, "greater"),
+            Victory::Excellent => write!(f, "excellent"),
+        }
+    }
+}
+
+impl FromStr for Victory {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Victory, String> {
+        let parts: Vec<&str> = s.split(':').collect();
+        let num = |i: usize| -> Result<u32, String> {
+            parts
+                .get(i)
+                .ok_or_else(|| format!("victory '{s}' lacks its {} number", ["first", "second", "third"][i - 1]))?
+                .parse::<u32>()
+                .map_err(|_| format!("'{}' in victory '{s}' is not a number", parts[i]))
+        };
+        let want = |n: usize| -> Result<(), String> {
+            if parts.len() == n + 1 { Ok(()) } else { Err(format!("victory '{s}' takes {n} number(s)")) }
+        };
+        Ok(match parts[0] {
+            "body" => {
+                want(1)?;
+                Victory::Body(num(1)?)
+            }
+            "goods" => {
+                want(1)?;
+                Victory::Goods(num(1)?)
+            }
+            "lawsuit" => {
+                want(2)?;
+                Victory::Lawsuit(num(1)?, num(2)?)
+            }
+            "honor" => {
+                want(2)?;
+                Victory::Honor(num(1)?, num(2)?)
+            }
+            "honor-lawsuit" => {
+                want(3)?;
+                Victory::HonorLawsuit(num(1)?, num(2)?, num(3)?)
+            }
+            "great" => {
+                want(0)?;
+                Victory::Great
+            }
+            "greater" => {
+                want(0)?;
+                Victory::Greater
+            }
+            "excellent" => {
+                want(0)?;
+                Victory::Excellent
+            }
+            other => {
+                return Err(format!(
+                    "unknown victory '{other}' (expected body:N, goods:V, lawsuit:V:N, honor:V:N, \
+                     honor-lawsuit:V:N:D, great, greater or excellent)"
+                ));
+            }
+        })
+    }
+}
+
+/// All the rules of one way of playing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RuleSet {
+    pub name: &'static str,
+    /// Squares moved by circle, triangle, square, pyramid.
+    pub distance: [u8; 4],
+    pub encounter: bool,
+    pub sally: bool,
+    pub ambush: bool,
+    pub siege: bool,
+    /// Fewest empty squares between attacker and target for a sally.
+    pub sally_min_between: u8,
+    /// A pyramid attacks with its original total while it has all layers.
+    pub pyramid_attacks_with_total: bool,
+    /// A pyramid's bottom layer may be struck while it has two or more.
+    pub pyramid_strikes: bool,
+    pub victory: Victory,
+    /// A side with no legal move loses.
+    pub no_move_loses: bool,
+    /// Plies without capture, strike or siege that draw (0: never).
+    pub quiet_plies_draw: u16,
+    /// Occurrences of a position that draw (0: never).
+    pub repetitions_draw: u8,
+    /// Derived: the distinct move distances, longest first.
+    pub distances: [u8; 4],
+    pub n_distances: u8,
+}
+
+impl RuleSet {
+    /// The most common rules (Necek 1998), as fixed by the spec.
+    pub fn common() -> RuleSet {
+        RuleSet {
+            name: "common",
+            distance: [1, 2, 3, 3],
+            encounter: true,
+            sally: true,
+            ambush: true,
+            siege: true,
+            sally_min_between: 2,
+            pyramid_attacks_with_total: true,
+            pyramid_strikes: true,
+            victory: Victory::Body(15),
+            no_move_loses: true,
+            quiet_plies_draw: 100,
+            repetitions_draw: 3,
+            distances: [0; 4],
+            n_distances: 0,
+        }
+        .conclude()
+    }
+
+    /// A preset by name.
+    pub fn preset(name: &str) -> Result<RuleSet, String> {
+        match name {
+            "common" => Ok(RuleSet::common()),
+            _ => Err(format!("unknown rules preset '{name}' (available: common)")),
+        }
+    }
+
+    /// Derives the flags the move generator reads.
+    pub fn conclude(mut self) -> RuleSet {
+        let mut d: Vec<u8> = self.distance.to_vec();
+        d.sort_unstable_by(|a, b| b.cmp(a));
+        d.dedup();
+        self.n_distances = d.len() as u8;
+        self.distances = [0; 4];
+        self.distances[..d.len()].copy_from_slice(&d);
+        self
+    }
+
+    #[inline]
+    pub fn distance(&self, shape: Shape) -> u8 {
+        self.distance[shape.index()]
+    }
+
+    pub fn with_victory(mut self, v: Victory) -> RuleSet {
+        self.victory = v;
+        self
+    }
+
+    /// The longest regular move.
+    pub fn max_distance(&self) -> u8 {
+        self.distances[0]
+    }
+}

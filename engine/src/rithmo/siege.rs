@@ -1,0 +1,30 @@
+//! Siege: after a move, every enemy piece none of whose four regular moves is
+//! open, and that touches a piece of the mover orthogonally, is removed.
+
+use super::bitboard::{Bitboard, Dir};
+use super::piece::{Shape, Side};
+use super::position::Position;
+use super::rules::RuleSet;
+
+/// The pieces of `mover`'s opponent besieged in the position as it stands.
+pub fn besieged(pos: &Position, mover: Side, rules: &RuleSet) -> Bitboard {
+    let enemy = pos.occupied(mover.other());
+    let free = !pos.all();
+    let mut immobile = Bitboard::EMPTY;
+    for j in 0..rules.n_distances as usize {
+        let k = rules.distances[j];
+        let pieces = Shape::ALL
+            .into_iter()
+            .filter(|s| rules.distance(*s) == k)
+            .fold(Bitboard::EMPTY, |acc, s| acc | pos.shape_bb(s))
+            & enemy;
+        if pieces.is_empty() {
+            continue;
+        }
+        let open = Dir::ALL.into_iter().fold(Bitboard::EMPTY, |acc, d| acc | Bitboard::open(free, d, k));
+        immobile |= pieces - open;
+    }
+    let mine = pos.occupied(mover);
+    let touching = Dir::ALL.into_iter().fold(Bitboard::EMPTY, |acc, d| acc | mine.step(d));
+    immobile & touching
+}
