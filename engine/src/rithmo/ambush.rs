@@ -12,7 +12,11 @@ pub fn moves(reachers: &[Reacher], targets: &[(u16, MoveKind)], out: &mut impl F
     for (i, a) in reachers.iter().enumerate() {
         for &(t, kind) in targets {
             let found = reachers.iter().enumerate().any(|(j, b)| {
-                j != i && a.attacks.iter().any(|&x| b.attacks.iter().any(|&y| x as u32 + y as u32 == t as u32))
+                j != i
+                    && a.attacks
+                        .values()
+                        .iter()
+                        .any(|&x| b.attacks.values().iter().any(|&y| x as u32 + y as u32 == t as u32))
             });
             if found {
                 out(a.from, kind);

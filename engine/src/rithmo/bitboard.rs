@@ -47,6 +47,60 @@ impl Dir {
 const FILE_A: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
 const FILE_H: u128 = FILE_A << 7;
 
+/// Rays from every square to the edge, by direction.
+static RAYS: [[u128; 128]; 4] = rays();
+
+const fn rays() -> [[u128; 128]; 4] {
+    let mut out = [[0u128; 128]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut s = 0;
+        while s < 128 {
+            let (mut f, mut r) = ((s % 8) as i32, (s / 8) as i32);
+            let mut ray = 0u128;
+            loop {
+                match d {
+                    0 => r += 1,
+                    1 => r -= 1,
+                    2 => f += 1,
+                    _ => f -= 1,
+                }
+                if f < 0 || f > 7 || r < 0 || r > 15 {
+                    break;
+                }
+                ray |= 1u128 << (r * 8 + f);
+            }
+            out[d][s] = ray;
+            s += 1;
+        }
+        d += 1;
+    }
+    out
+}
+
+/// Squares that stay on the board moving `n` files east (or west).
+const KEEP_EAST: [u128; 16] = keep(true);
+const KEEP_WEST: [u128; 16] = keep(false);
+
+const fn keep(east: bool) -> [u128; 16] {
+    let mut out = [0u128; 16];
+    let mut n = 0;
+    while n < 16 {
+        let mut m = 0u128;
+        let mut file = 0;
+        while file < 8 {
+            let stays = if east { file + n < 8 } else { file >= n };
+            if stays {
+                m |= FILE_A << file;
+            }
+            file += 1;
+        }
+        out[n] = m;
+        n += 1;
+    }
+    out
+}
+
 impl Bitboard {
     pub const EMPTY: Bitboard = Bitboard(0);
     pub const FULL: Bitboard = Bitboard(u128::MAX);
@@ -104,16 +158,35 @@ impl Bitboard {
         })
     }
 
-    /// `n` steps in `dir`.
+    /// `n` steps in `dir` at once; squares leaving the board on the way
+    /// vanish.
     #[inline]
     pub const fn shift(self, dir: Dir, n: u8) -> Bitboard {
-        let mut b = self;
-        let mut i = 0;
-        while i < n {
-            b = b.step(dir);
-            i += 1;
+        if n >= 16 {
+            return Bitboard(0);
         }
-        b
+        Bitboard(match dir {
+            Dir::North => self.0 << (8 * n as u32),
+            Dir::South => self.0 >> (8 * n as u32),
+            Dir::East => (self.0 & KEEP_EAST[n as usize]) << n,
+            Dir::West => (self.0 & KEEP_WEST[n as usize]) >> n,
+        })
+    }
+
+    /// The squares reachable from `from` sliding in `dir` over `free`
+    /// squares (not including `from` unless free squares lead back to it):
+    /// an occluded fill, by doubling.
+    #[inline]
+    pub const fn slide(from: Bitboard, free: Bitboard, dir: Dir) -> Bitboard {
+        let mut g = from.0;
+        let mut p = free.0;
+        let mut n = 1u8;
+        while n < 16 {
+            g |= p & Bitboard(g).shift(dir, n).0;
+            p &= Bitboard(p).shift(dir, n).0;
+            n *= 2;
+        }
+        Bitboard(g)
     }
 
     /// The squares `s` from which every square `s + j·dir`, `j` in `1..=k`,
@@ -129,6 +202,25 @@ impl Bitboard {
             out &= free.shift(back, j);
         }
         out
+    }
+
+    /// The squares from `s` (excluded) to the edge in `dir`.
+    #[inline]
+    pub fn ray(s: Square, dir: Dir) -> Bitboard {
+        Bitboard(RAYS[dir as usize][s.index()])
+    }
+
+    /// The nearest square of the set in `dir` from `s`, if any.
+    #[inline]
+    pub fn nearest(self, s: Square, dir: Dir) -> Option<Square> {
+        let hit = (self & Bitboard::ray(s, dir)).0;
+        if hit == 0 {
+            return None;
+        }
+        Some(Square(match dir {
+            Dir::North | Dir::East => hit.trailing_zeros() as u8,
+            Dir::South | Dir::West => 127 - hit.leading_zeros() as u8,
+        }))
     }
 
     pub fn iter(self) -> SquareIter {

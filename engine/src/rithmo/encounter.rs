@@ -6,16 +6,16 @@ use arrayvec::ArrayVec;
 
 use super::bitboard::Dir;
 use super::moves::MoveKind;
-use super::piece::{MAX_LAYERS, Shape};
-use super::position::Position;
+use super::position::{AttackSet, Position};
 use super::rules::RuleSet;
 use super::square::Square;
 
 /// A piece of the mover whose regular move reaches the target, with its
 /// attack values.
+#[derive(Clone, Copy)]
 pub struct Reacher {
     pub from: Square,
-    pub attacks: ArrayVec<u16, { MAX_LAYERS + 1 }>,
+    pub attacks: AttackSet,
 }
 
 /// The values at which the piece on `t` is attacked: its whole value (a
@@ -34,12 +34,12 @@ pub fn targets(pos: &Position, t: Square, rules: &RuleSet) -> ArrayVec<(u16, Mov
 }
 
 /// The mover's pieces whose regular move (exactly `k` squares, the squares
-/// between empty) ends on `t`.
-pub fn reachers(pos: &Position, t: Square, rules: &RuleSet) -> ArrayVec<Reacher, 16> {
+/// between empty) ends on `t`, into `out`.
+pub fn reachers(pos: &Position, t: Square, rules: &RuleSet, out: &mut ArrayVec<Reacher, 16>) {
     let me = pos.side_to_move();
     let own = pos.occupied(me);
     let all = pos.all();
-    let mut out = ArrayVec::new();
+    out.clear();
     for dir in Dir::ALL {
         // Walk away from the target against `dir`.
         let back = dir.opposite();
@@ -49,8 +49,7 @@ pub fn reachers(pos: &Position, t: Square, rules: &RuleSet) -> ArrayVec<Reacher,
             if !own.contains(from) {
                 continue;
             }
-            let shape = Shape::ALL.into_iter().find(|s| pos.shape_bb(*s).contains(from)).expect("occupied");
-            if rules.distance(shape) != k {
+            if rules.distance(pos.shape_of(from)) != k {
                 continue;
             }
             let between_free =
@@ -60,14 +59,13 @@ pub fn reachers(pos: &Position, t: Square, rules: &RuleSet) -> ArrayVec<Reacher,
             }
         }
     }
-    out
 }
 
 /// Encounter captures and strikes onto one target.
 pub fn moves(reachers: &[Reacher], targets: &[(u16, MoveKind)], out: &mut impl FnMut(Square, MoveKind)) {
     for r in reachers {
         for &(t, kind) in targets {
-            if r.attacks.contains(&t) {
+            if r.attacks.contains(t) {
                 out(r.from, kind);
             }
         }

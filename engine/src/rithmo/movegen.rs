@@ -28,6 +28,33 @@ impl Position {
         self.captures(rules, out);
     }
 
+    /// The number of legal moves (none when the game is over), without
+    /// listing the plain ones: what perft needs at its last ply.
+    pub fn count_moves(&self, rules: &RuleSet) -> usize {
+        if self.is_over(rules) {
+            return 0;
+        }
+        let me = self.side_to_move();
+        let free = !self.all();
+        let mut n = 0;
+        for j in 0..rules.n_distances as usize {
+            let k = rules.distances[j];
+            let movers = Shape::ALL
+                .into_iter()
+                .filter(|s| rules.distance(*s) == k)
+                .fold(Bitboard::EMPTY, |acc, s| acc | self.pieces(me, s));
+            if movers.is_empty() {
+                continue;
+            }
+            for dir in Dir::ALL {
+                n += (movers & Bitboard::open(free, dir, k)).count() as usize;
+            }
+        }
+        let mut caps = MoveList::new();
+        self.captures(rules, &mut caps);
+        n + caps.len()
+    }
+
     fn plain_moves(&self, rules: &RuleSet, out: &mut MoveList) {
         let me = self.side_to_move();
         let free = !self.all();
@@ -50,10 +77,42 @@ impl Position {
     }
 
     /// Captures and strikes by encounter, ambush and sally, each (from, to,
-    /// kind) once however many reasons allow it.
+    /// kind) once however many reasons allow it. Only enemy pieces that some
+    /// regular move reaches, or that stand at the end of a free line of two
+    /// or more squares from a piece of the mover, are examined.
     pub fn captures(&self, rules: &RuleSet, out: &mut MoveList) {
-        let enemy = self.occupied(self.side_to_move().other());
-        for t in enemy.iter() {
+        let me = self.side_to_move();
+        let own = self.occupied(me);
+        let enemy = self.occupied(me.other());
+        let free = !self.all();
+        let mut reached = Bitboard::EMPTY;
+        if rules.encounter || rules.ambush {
+            for j in 0..rules.n_distances as usize {
+                let k = rules.distances[j];
+                let movers = Shape::ALL
+                    .into_iter()
+                    .filter(|s| rules.distance(*s) == k)
+                    .fold(Bitboard::EMPTY, |acc, s| acc | self.pieces(me, s));
+                for dir in Dir::ALL {
+                    reached |= (movers & Bitboard::open(free, dir, k - 1)).shift(dir, k);
+                }
+            }
+        }
+        // Enemy pieces at the end of a free line from a piece of the mover,
+        // by the direction of the line.
+        let mut lined_by = [Bitboard::EMPTY; 4];
+        if rules.sally {
+            for dir in Dir::ALL {
+                let mut start = own;
+                for _ in 0..rules.sally_min_between {
+                    start = start.step(dir) & free;
+                }
+                lined_by[dir as usize] = Bitboard::slide(start, free, dir).step(dir) & enemy;
+            }
+        }
+        let lined = lined_by[0] | lined_by[1] | lined_by[2] | lined_by[3];
+        let mut reachers = ArrayVec::new();
+        for t in (enemy & (reached | lined)).iter() {
             let targets = encounter::targets(self, t, rules);
             let mut found: ArrayVec<(Square, MoveKind), 32> = ArrayVec::new();
             let mut add = |from: Square, kind: MoveKind| {
@@ -61,8 +120,8 @@ impl Position {
                     found.push((from, kind));
                 }
             };
-            if rules.encounter || rules.ambush {
-                let reachers = encounter::reachers(self, t, rules);
+            if reached.contains(t) {
+                encounter::reachers(self, t, rules, &mut reachers);
                 if rules.encounter {
                     encounter::moves(&reachers, &targets, &mut add);
                 }
@@ -70,8 +129,10 @@ impl Position {
                     ambush::moves(&reachers, &targets, &mut add);
                 }
             }
-            if rules.sally {
-                sally::moves(self, t, &targets, rules, &mut add);
+            if lined.contains(t) {
+                let dirs =
+                    Dir::ALL.into_iter().fold(0u8, |m, d| m | (lined_by[d as usize].contains(t) as u8) << d as u8);
+                sally::moves(self, t, dirs, &targets, rules, &mut add);
             }
             for (from, kind) in found {
                 out.push(Move::new(from, t, kind));

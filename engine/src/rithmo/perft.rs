@@ -9,14 +9,11 @@ use super::rules::RuleSet;
 
 /// Leaves at `depth` plies; the last ply is counted, not played.
 pub fn perft(pos: &Position, rules: &RuleSet, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    match depth {
+        0 => 1,
+        1 => pos.count_moves(rules) as u64,
+        _ => pos.legal_moves(rules).iter().map(|&m| perft(&pos.play(m, rules), rules, depth - 1)).sum(),
     }
-    let moves = pos.legal_moves(rules);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves.iter().map(|&m| perft(&pos.play(m, rules), rules, depth - 1)).sum()
 }
 
 /// Perft split by the first move.

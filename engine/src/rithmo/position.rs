@@ -6,8 +6,6 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-use arrayvec::ArrayVec;
-
 use super::bitboard::Bitboard;
 use super::piece::{MAX_LAYERS, Man, Pyramid, Shape, Side};
 use super::square::Square;
@@ -56,6 +54,25 @@ impl Captured {
             self.value += m.value as u32;
             self.digits += m.value.max(1).ilog10() + 1;
         }
+    }
+}
+
+/// The values a piece attacks with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttackSet {
+    vals: [u16; MAX_LAYERS + 1],
+    len: u8,
+}
+
+impl AttackSet {
+    #[inline]
+    pub fn values(&self) -> &[u16] {
+        &self.vals[..self.len as usize]
+    }
+
+    #[inline]
+    pub fn contains(&self, v: u16) -> bool {
+        self.values().contains(&v)
     }
 }
 
@@ -158,6 +175,9 @@ impl Position {
 
     #[inline]
     fn pyramid_slot(&self, s: Square) -> Option<usize> {
+        if !self.shapes[Shape::Pyramid.index()].contains(s) {
+            return None;
+        }
         (0..self.npyr as usize).find(|&i| self.pyr_sq[i] == s)
     }
 
@@ -165,6 +185,20 @@ impl Position {
     #[inline]
     pub fn pyramid_at(&self, s: Square) -> Option<&Pyramid> {
         self.pyramid_slot(s).map(|i| &self.pyr[i])
+    }
+
+    /// The shape of the piece on an occupied square.
+    #[inline]
+    pub fn shape_of(&self, s: Square) -> Shape {
+        if self.shapes[0].contains(s) {
+            Shape::Circle
+        } else if self.shapes[1].contains(s) {
+            Shape::Triangle
+        } else if self.shapes[2].contains(s) {
+            Shape::Square
+        } else {
+            Shape::Pyramid
+        }
     }
 
     /// The pyramids of a side with their squares.
@@ -190,20 +224,23 @@ impl Position {
     /// The values a piece attacks with: a man its value; a pyramid each
     /// remaining layer's, and its original total while it has all layers.
     #[inline]
-    pub fn attack_values(&self, s: Square, total_while_intact: bool) -> ArrayVec<u16, { MAX_LAYERS + 1 }> {
-        let mut v = ArrayVec::new();
+    pub fn attack_values(&self, s: Square, total_while_intact: bool) -> AttackSet {
+        let mut a = AttackSet { vals: [0; MAX_LAYERS + 1], len: 1 };
         match self.pyramid_at(s) {
-            None => v.push(self.val[s.index()]),
+            None => a.vals[0] = self.val[s.index()],
             Some(p) => {
+                a.len = 0;
                 for m in p.layers() {
-                    v.push(m.value);
+                    a.vals[a.len as usize] = m.value;
+                    a.len += 1;
                 }
                 if p.intact && total_while_intact {
-                    v.push(p.original);
+                    a.vals[a.len as usize] = p.original;
+                    a.len += 1;
                 }
             }
         }
-        v
+        a
     }
 
     // ---- changes (the move generator keeps the hash up to date) ----
@@ -232,13 +269,15 @@ impl Position {
     /// Moves the piece on `from` to the empty square `to`.
     pub(crate) fn relocate(&mut self, from: Square, to: Square) {
         let side = if self.occ[0].contains(from) { Side::Even } else { Side::Odd };
-        let shape = Shape::ALL.into_iter().find(|sh| self.shapes[sh.index()].contains(from)).expect("a piece to move");
+        let shape = self.shape_of(from);
+        // Found before the bitboards change: the lookup reads them.
+        let slot = self.pyramid_slot(from);
         let si = side.index();
         self.occ[si] = self.occ[si].without(from).with(to);
         self.shapes[shape.index()] = self.shapes[shape.index()].without(from).with(to);
         self.val[to.index()] = self.val[from.index()];
         self.val[from.index()] = 0;
-        if let Some(i) = self.pyramid_slot(from) {
+        if let Some(i) = slot {
             self.hash ^= zobrist::pyramid(from, side, &self.pyr[i]) ^ zobrist::pyramid(to, side, &self.pyr[i]);
             self.pyr_sq[i] = to;
         } else {
@@ -252,10 +291,11 @@ impl Position {
     pub(crate) fn capture(&mut self, s: Square, by: Side) {
         let side = by.other();
         let si = side.index();
-        let shape = Shape::ALL.into_iter().find(|sh| self.shapes[sh.index()].contains(s)).expect("a piece to capture");
+        let shape = self.shape_of(s);
+        let slot = self.pyramid_slot(s);
         self.occ[si] = self.occ[si].without(s);
         self.shapes[shape.index()] = self.shapes[shape.index()].without(s);
-        if let Some(i) = self.pyramid_slot(s) {
+        if let Some(i) = slot {
             let p = self.pyr[i];
             self.hash ^= zobrist::pyramid(s, side, &p);
             for &m in p.layers() {

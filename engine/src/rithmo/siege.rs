@@ -8,9 +8,15 @@ use super::rules::RuleSet;
 
 /// The pieces of `mover`'s opponent besieged in the position as it stands.
 pub fn besieged(pos: &Position, mover: Side, rules: &RuleSet) -> Bitboard {
-    let enemy = pos.occupied(mover.other());
+    let mine = pos.occupied(mover);
+    let touching = Dir::ALL.into_iter().fold(Bitboard::EMPTY, |acc, d| acc | mine.step(d));
+    // Only enemy pieces touching the mover's can be besieged.
+    let enemy = pos.occupied(mover.other()) & touching;
+    if enemy.is_empty() {
+        return Bitboard::EMPTY;
+    }
     let free = !pos.all();
-    let mut immobile = Bitboard::EMPTY;
+    let mut out = Bitboard::EMPTY;
     for j in 0..rules.n_distances as usize {
         let k = rules.distances[j];
         let pieces = Shape::ALL
@@ -22,9 +28,7 @@ pub fn besieged(pos: &Position, mover: Side, rules: &RuleSet) -> Bitboard {
             continue;
         }
         let open = Dir::ALL.into_iter().fold(Bitboard::EMPTY, |acc, d| acc | Bitboard::open(free, d, k));
-        immobile |= pieces - open;
+        out |= pieces - open;
     }
-    let mine = pos.occupied(mover);
-    let touching = Dir::ALL.into_iter().fold(Bitboard::EMPTY, |acc, d| acc | mine.step(d));
-    immobile & touching
+    out
 }
