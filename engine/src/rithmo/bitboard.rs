@@ -20,11 +20,35 @@ pub enum Dir {
     West,
 }
 
+/// Runs a block once for each direction, with the direction a constant
+/// (so that shifts compile to fixed instructions).
+#[macro_export]
+macro_rules! each_dir {
+    ($d:ident => $body:block) => {{
+        {
+            const $d: $crate::rithmo::Dir = $crate::rithmo::Dir::North;
+            $body
+        }
+        {
+            const $d: $crate::rithmo::Dir = $crate::rithmo::Dir::South;
+            $body
+        }
+        {
+            const $d: $crate::rithmo::Dir = $crate::rithmo::Dir::East;
+            $body
+        }
+        {
+            const $d: $crate::rithmo::Dir = $crate::rithmo::Dir::West;
+            $body
+        }
+    }};
+}
+
 impl Dir {
     pub const ALL: [Dir; 4] = [Dir::North, Dir::South, Dir::East, Dir::West];
 
     /// Square index change of one step.
-    #[inline]
+    #[inline(always)]
     pub const fn delta(self) -> i8 {
         match self {
             Dir::North => 8,
@@ -111,14 +135,22 @@ impl Bitboard {
     pub const LOWER_HALF: Bitboard = Bitboard(u64::MAX as u128);
     pub const UPPER_HALF: Bitboard = Bitboard((u64::MAX as u128) << 64);
 
-    #[inline]
+    #[inline(always)]
     pub const fn from_square(s: Square) -> Bitboard {
-        Bitboard(1u128 << s.0)
+        let bit = 1u64 << (s.0 & 63);
+        Bitboard(if s.0 < 64 { bit as u128 } else { (bit as u128) << 64 })
     }
 
-    #[inline]
+    /// The 64-bit half holding square `s` (a shift by a variable amount is
+    /// costly on 128 bits).
+    #[inline(always)]
+    const fn word(self, s: Square) -> u64 {
+        if s.0 < 64 { self.0 as u64 } else { (self.0 >> 64) as u64 }
+    }
+
+    #[inline(always)]
     pub const fn contains(self, s: Square) -> bool {
-        self.0 >> s.0 & 1 != 0
+        self.word(s) >> (s.0 & 63) & 1 != 0
     }
 
     #[inline]
@@ -136,19 +168,19 @@ impl Bitboard {
         (self.0 != 0).then(|| Square(self.0.trailing_zeros() as u8))
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn with(self, s: Square) -> Bitboard {
-        Bitboard(self.0 | 1u128 << s.0)
+        Bitboard(self.0 | Bitboard::from_square(s).0)
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn without(self, s: Square) -> Bitboard {
-        Bitboard(self.0 & !(1u128 << s.0))
+        Bitboard(self.0 & !Bitboard::from_square(s).0)
     }
 
     /// Every square moved one step in `dir`; squares stepping off the board
     /// (including across the a- and h-files) vanish.
-    #[inline]
+    #[inline(always)]
     pub const fn step(self, dir: Dir) -> Bitboard {
         Bitboard(match dir {
             Dir::North => self.0 << 8,
@@ -160,7 +192,7 @@ impl Bitboard {
 
     /// `n` steps in `dir` at once; squares leaving the board on the way
     /// vanish.
-    #[inline]
+    #[inline(always)]
     pub const fn shift(self, dir: Dir, n: u8) -> Bitboard {
         if n >= 16 {
             return Bitboard(0);
@@ -176,17 +208,20 @@ impl Bitboard {
     /// The squares reachable from `from` sliding in `dir` over `free`
     /// squares (not including `from` unless free squares lead back to it):
     /// an occluded fill, by doubling.
-    #[inline]
-    pub const fn slide(from: Bitboard, free: Bitboard, dir: Dir) -> Bitboard {
-        let mut g = from.0;
-        let mut p = free.0;
-        let mut n = 1u8;
-        while n < 16 {
-            g |= p & Bitboard(g).shift(dir, n).0;
-            p &= Bitboard(p).shift(dir, n).0;
-            n *= 2;
+    #[inline(always)]
+    pub fn slide(from: Bitboard, free: Bitboard, dir: Dir) -> Bitboard {
+        let (mut g, mut p) = (from, free);
+        g |= p & g.shift(dir, 1);
+        p &= p.shift(dir, 1);
+        g |= p & g.shift(dir, 2);
+        p &= p.shift(dir, 2);
+        g |= p & g.shift(dir, 4);
+        // Sixteen ranks need one doubling more than eight files.
+        if matches!(dir, Dir::North | Dir::South) {
+            p &= p.shift(dir, 4);
+            g |= p & g.shift(dir, 8);
         }
-        Bitboard(g)
+        g
     }
 
     /// The squares `s` from which every square `s + j·dir`, `j` in `1..=k`,
@@ -211,7 +246,7 @@ impl Bitboard {
     }
 
     /// The nearest square of the set in `dir` from `s`, if any.
-    #[inline]
+    #[inline(always)]
     pub fn nearest(self, s: Square, dir: Dir) -> Option<Square> {
         let hit = (self & Bitboard::ray(s, dir)).0;
         if hit == 0 {

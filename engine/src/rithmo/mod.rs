@@ -27,7 +27,7 @@ pub use game::Game;
 pub use moves::{Move, MoveKind, MoveList};
 pub use perft::{divide, perft, perft_parallel};
 pub use piece::{MAX_LAYERS, Man, Pyramid, Shape, Side};
-pub use position::{AttackSet, Captured, ParseRfenError, Piece, Position, START};
+pub use position::{AttackSet, Captured, ParseRfenError, Piece, Position, START, Snapshot};
 pub use rules::{RuleSet, Victory};
 pub use siege::besieged;
 pub use square::Square;

@@ -3,16 +3,30 @@
 
 use rayon::prelude::*;
 
-use super::moves::Move;
+use super::moves::{Move, MoveList};
 use super::position::Position;
 use super::rules::RuleSet;
 
 /// Leaves at `depth` plies; the last ply is counted, not played.
 pub fn perft(pos: &Position, rules: &RuleSet, depth: u32) -> u64 {
+    let mut p = *pos;
+    walk(&mut p, rules, depth)
+}
+
+/// Perft below a position.
+fn walk(pos: &mut Position, rules: &RuleSet, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_moves(rules) as u64,
-        _ => pos.legal_moves(rules).iter().map(|&m| perft(&pos.play(m, rules), rules, depth - 1)).sum(),
+        _ => {
+            if pos.is_over(rules) {
+                return 0;
+            }
+            let mut moves = MoveList::new();
+            pos.generate(rules, &mut moves);
+            // Copying a position is cheaper than taking a move back.
+            moves.iter().map(|&m| walk(&mut pos.play(m, rules), rules, depth - 1)).sum()
+        }
     }
 }
 

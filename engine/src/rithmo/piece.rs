@@ -81,26 +81,40 @@ impl Shape {
 }
 
 /// One man: a circle, triangle or square with its value (a whole piece, a
-/// pyramid's layer, or a captured man).
+/// pyramid's layer, or a captured man), packed in 16 bits: the shape in the
+/// top two, the value below.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Man {
-    pub shape: u8,
-    pub value: u16,
-}
+#[repr(transparent)]
+pub struct Man(u16);
+
+/// The largest value a man may have.
+pub const MAX_VALUE: u16 = (1 << 14) - 1;
 
 impl Man {
     pub fn new(shape: Shape, value: u16) -> Man {
-        debug_assert!(shape != Shape::Pyramid);
-        Man { shape: shape as u8, value }
+        debug_assert!(shape != Shape::Pyramid && value <= MAX_VALUE);
+        Man((shape as u16) << 14 | value)
     }
 
+    #[inline]
     pub fn shape(self) -> Shape {
-        Shape::ALL[self.shape as usize]
+        Shape::ALL[(self.0 >> 14) as usize]
+    }
+
+    #[inline]
+    pub fn value(self) -> u16 {
+        self.0 & MAX_VALUE
+    }
+
+    /// The packed form (for hashing).
+    #[inline]
+    pub fn bits(self) -> u16 {
+        self.0
     }
 
     /// The token `C8` / `t100`.
     pub fn token(self, side: Side) -> String {
-        format!("{}{}", self.shape().letter(side), self.value)
+        format!("{}{}", self.shape().letter(side), self.value())
     }
 }
 
@@ -134,7 +148,7 @@ impl Pyramid {
     /// The sum of the remaining layers.
     #[inline]
     pub fn total(&self) -> u16 {
-        self.layers().iter().map(|m| m.value).sum()
+        self.layers().iter().map(|m| m.value()).sum()
     }
 
     #[inline]

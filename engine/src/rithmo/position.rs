@@ -6,15 +6,17 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
+use arrayvec::ArrayVec;
+
 use super::bitboard::Bitboard;
-use super::piece::{MAX_LAYERS, Man, Pyramid, Shape, Side};
+use super::piece::{MAX_LAYERS, MAX_VALUE, Man, Pyramid, Shape, Side};
 use super::square::Square;
 use super::zobrist;
 
 /// The most pyramids a position may hold.
 pub const MAX_PYRAMIDS: usize = 8;
 /// The most men a side may have captured.
-pub const MAX_CAPTURED: usize = 64;
+pub const MAX_CAPTURED: usize = 48;
 
 /// The spec's start position (the Fulke back-row set-up).
 pub const START: &str = "s49,s121,4,s225,s361/s28,s66,t36,t30,t56,t64,s120,p[s64.s49.t36.t25.c16]/t16,t12,c9,c25,c49,c81,t90,t100/2,c3,c5,c7,c9,2/8/8/8/8/8/8/8/8/2,C8,C6,C4,C2,2/T81,T72,C64,C36,C16,C4,T6,T9/S153,P[S36.S25.T16.T9.C4.C1],T49,T42,T20,T25,S45,S15/S289,S169,4,S81,S25 e - - 0 1";
@@ -51,8 +53,8 @@ impl Captured {
         if (self.len as usize) < MAX_CAPTURED {
             self.men[self.len as usize] = m;
             self.len += 1;
-            self.value += m.value as u32;
-            self.digits += m.value.max(1).ilog10() + 1;
+            self.value += m.value() as u32;
+            self.digits += m.value().max(1).ilog10() + 1;
         }
     }
 }
@@ -74,6 +76,19 @@ impl AttackSet {
     pub fn contains(&self, v: u16) -> bool {
         self.values().contains(&v)
     }
+}
+
+/// What a move changed, to take it back.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    clock: u16,
+    fullmove: u16,
+    hash: u64,
+    captured: (u8, u32, u32),
+    /// Pieces removed (the captured one first, then the besieged).
+    removed: ArrayVec<(Square, Side, Shape, u16), 32>,
+    /// The pyramids before the move, when it took or struck one.
+    pyramids: Option<([Square; MAX_PYRAMIDS], [Pyramid; MAX_PYRAMIDS], u8)>,
 }
 
 /// A piece as found on a square.
@@ -231,7 +246,7 @@ impl Position {
             Some(p) => {
                 a.len = 0;
                 for m in p.layers() {
-                    a.vals[a.len as usize] = m.value;
+                    a.vals[a.len as usize] = m.value();
                     a.len += 1;
                 }
                 if p.intact && total_while_intact {
@@ -324,6 +339,72 @@ impl Position {
         self.captured[by.index()].push(m);
     }
 
+    /// What a move changes, for taking it back with [`Position::unmake`].
+    pub(crate) fn snapshot(&self, mover: Side) -> Snapshot {
+        let c = &self.captured[mover.index()];
+        Snapshot {
+            clock: self.clock,
+            fullmove: self.fullmove,
+            hash: self.hash,
+            captured: (c.len, c.value, c.digits),
+            removed: ArrayVec::new(),
+            pyramids: None,
+        }
+    }
+
+    /// Saves the pyramids before one is captured or struck.
+    pub(crate) fn save_pyramids(&self, snap: &mut Snapshot) {
+        if snap.pyramids.is_none() {
+            snap.pyramids = Some((self.pyr_sq, self.pyr, self.npyr));
+        }
+    }
+
+    /// Records a piece about to be removed.
+    pub(crate) fn note_removal(&self, s: Square, snap: &mut Snapshot) {
+        let side = if self.occ[0].contains(s) { Side::Even } else { Side::Odd };
+        let shape = self.shape_of(s);
+        if shape == Shape::Pyramid {
+            self.save_pyramids(snap);
+        }
+        snap.removed.push((s, side, shape, self.val[s.index()]));
+    }
+
+    /// Takes back the move `m` played by `mover` from the state in `snap`.
+    pub(crate) fn restore(&mut self, m: super::moves::Move, mover: Side, snap: &Snapshot) {
+        use super::moves::MoveKind;
+        self.side = mover;
+        // Pieces come back in reverse order of removal: sieges, then the capture.
+        for &(s, side, shape, value) in snap.removed.iter().rev() {
+            if s == m.to && m.kind == MoveKind::Capture {
+                // The capturer stands there: move it home first.
+                self.relocate(m.to, m.from);
+            }
+            self.occ[side.index()] = self.occ[side.index()].with(s);
+            self.shapes[shape.index()] = self.shapes[shape.index()].with(s);
+            self.val[s.index()] = value;
+        }
+        match m.kind {
+            MoveKind::Plain => self.relocate(m.to, m.from),
+            MoveKind::Capture => {}
+            MoveKind::Strike => {}
+        }
+        if let Some((sq, pyr, n)) = snap.pyramids {
+            self.pyr_sq = sq;
+            self.pyr = pyr;
+            self.npyr = n;
+            // A struck pyramid's total comes back with its layer.
+            if m.kind == MoveKind::Strike {
+                let i = (0..n as usize).find(|&i| sq[i] == m.to).expect("the struck pyramid");
+                self.val[m.to.index()] = pyr[i].total();
+            }
+        }
+        let c = &mut self.captured[mover.index()];
+        (c.len, c.value, c.digits) = snap.captured;
+        self.clock = snap.clock;
+        self.fullmove = snap.fullmove;
+        self.hash = snap.hash;
+    }
+
     /// Passes the turn: the other side to move, counters advanced.
     pub(crate) fn end_turn(&mut self, quiet: bool) {
         self.clock = if quiet { self.clock.saturating_add(1) } else { 0 };
@@ -370,8 +451,8 @@ fn parse_value(text: &str, token: &str) -> Result<u16, String> {
         return Err(format!("token '{token}': '{text}' is not a value (a positive number)"));
     }
     match text.parse::<u16>() {
-        Ok(v) if v > 0 => Ok(v),
-        _ => Err(format!("token '{token}': value '{text}' must be between 1 and 65535")),
+        Ok(v) if v > 0 && v <= MAX_VALUE => Ok(v),
+        _ => Err(format!("token '{token}': value '{text}' must be between 1 and {MAX_VALUE}")),
     }
 }
 
@@ -444,7 +525,7 @@ impl FromStr for Position {
                         pos.put_pyramid(sq, side, Pyramid::new(&layers)).map_err(here)?;
                     } else {
                         let (side, m) = parse_man(token).map_err(&here)?;
-                        pos.put_man(sq, side, m.shape(), m.value);
+                        pos.put_man(sq, side, m.shape(), m.value());
                     }
                     file += 1;
                 }

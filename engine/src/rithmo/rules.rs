@@ -128,6 +128,9 @@ pub struct RuleSet {
     /// Derived: the distinct move distances, longest first.
     pub distances: [u8; 4],
     pub n_distances: u8,
+    /// Derived: for each distance, the shapes that move that far (bit per
+    /// shape).
+    pub shapes_at: [u8; 4],
 }
 
 impl RuleSet {
@@ -149,6 +152,7 @@ impl RuleSet {
             repetitions_draw: 3,
             distances: [0; 4],
             n_distances: 0,
+            shapes_at: [0; 4],
         }
         .conclude()
     }
@@ -161,14 +165,20 @@ impl RuleSet {
         }
     }
 
-    /// Derives the flags the move generator reads.
+    /// Derives the flags the move generator reads. Distances are 1 to 4.
     pub fn conclude(mut self) -> RuleSet {
+        assert!(self.distance.iter().all(|&k| (1..=4).contains(&k)), "move distances must lie between 1 and 4");
+        assert!(self.sally_min_between >= 2, "a sally needs at least two empty squares between");
         let mut d: Vec<u8> = self.distance.to_vec();
         d.sort_unstable_by(|a, b| b.cmp(a));
         d.dedup();
         self.n_distances = d.len() as u8;
         self.distances = [0; 4];
         self.distances[..d.len()].copy_from_slice(&d);
+        for (j, &k) in d.iter().enumerate() {
+            self.shapes_at[j] =
+                Shape::ALL.iter().filter(|s| self.distance[s.index()] == k).fold(0, |m, s| m | 1 << s.index());
+        }
         self
     }
 

@@ -2,39 +2,32 @@
 //! `n ≥ 2`, a piece takes an enemy whose value is one of its attack values
 //! times `n`. The distance is not limited by the attacker's shape.
 
-use super::bitboard::Dir;
-use super::moves::MoveKind;
-use super::position::Position;
-use super::rules::RuleSet;
-use super::square::Square;
+use super::bitboard::{Bitboard, Dir};
+use super::movegen::Hits;
 
-/// Sally captures and strikes onto the enemy piece on `t` by pieces moving
-/// in the directions whose bits are set in `dirs` (the attacker lies the
-/// other way from `t`).
-pub fn moves(
-    pos: &Position,
-    t: Square,
-    dirs: u8,
-    targets: &[(u16, MoveKind)],
-    rules: &RuleSet,
-    out: &mut impl FnMut(Square, MoveKind),
-) {
-    let all = pos.all();
+/// Every sally: the enemy pieces at the end of a free line of enough squares
+/// from a piece of the mover, each attacked by that piece.
+#[inline(always)]
+pub(crate) fn captures(hits: &mut Hits) {
+    let pos = hits.pos;
     let own = pos.occupied(pos.side_to_move());
-    for dir in Dir::ALL.into_iter().filter(|d| dirs >> *d as u8 & 1 == 1) {
-        // The first piece met walking from the target against `dir`.
-        let back = dir.opposite();
-        let Some(from) = all.nearest(t, back) else { continue };
-        let n = (from.file().abs_diff(t.file()) + from.rank().abs_diff(t.rank())) - 1;
-        if n < rules.sally_min_between || !own.contains(from) {
-            continue;
+    let enemy = pos.occupied(pos.side_to_move().other());
+    let all = pos.all();
+    let free = !all;
+    let min = hits.rules.sally_min_between;
+    crate::each_dir!(D => {
+        let mut start = (own.step(D) & free).step(D) & free;
+        for _ in 2..min {
+            start = start.step(D) & free;
         }
-        for &a in pos.attack_values(from, rules.pyramid_attacks_with_total).values() {
-            for &(t, kind) in targets {
-                if a as u32 * n as u32 == t as u32 {
-                    out(from, kind);
-                }
-            }
+        let lined = Bitboard::slide(start, free, D).step(D) & enemy;
+        for t in lined.iter() {
+            // The attacker: the first piece behind the target.
+            let Some(from) = all.nearest(t, D.opposite()) else { continue };
+            // Squares strictly between, from the index difference.
+            let gap = from.0.abs_diff(t.0) as u32;
+            let n = if matches!(D, Dir::North | Dir::South) { gap / 8 } else { gap } - 1;
+            hits.attack(from, t, n);
         }
-    }
+    });
 }

@@ -28,12 +28,7 @@ pub fn man(s: Square, side: Side, shape: Shape, value: u16) -> u64 {
 pub fn pyramid(s: Square, side: Side, p: &Pyramid) -> u64 {
     let mut h = mix(s.0 as u64 | (side as u64) << 7 | 3 << 8 | (p.intact as u64) << 10 | 1 << 40);
     for (i, m) in p.layers().iter().enumerate() {
-        h ^= mix(s.0 as u64
-            | (side as u64) << 7
-            | (i as u64) << 11
-            | (m.shape as u64) << 16
-            | (m.value as u64) << 24
-            | 1 << 41);
+        h ^= mix(s.0 as u64 | (side as u64) << 7 | (i as u64) << 11 | (m.bits() as u64) << 16 | 1 << 41);
     }
     h
 }
