@@ -22,7 +22,7 @@ pub const MAX_CAPTURED: usize = 48;
 pub const START: &str = "s49,s121,4,s225,s361/s28,s66,t36,t30,t56,t64,s120,p[s64.s49.t36.t25.c16]/t16,t12,c9,c25,c49,c81,t90,t100/2,c3,c5,c7,c9,2/8/8/8/8/8/8/8/8/2,C8,C6,C4,C2,2/T81,T72,C64,C36,C16,C4,T6,T9/S153,P[S36.S25.T16.T9.C4.C1],T49,T42,T20,T25,S45,S15/S289,S169,4,S81,S25 e - - 0 1";
 
 /// The men one side has captured, in the order taken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug)]
 pub struct Captured {
     men: [Man; MAX_CAPTURED],
     len: u8,
@@ -30,6 +30,22 @@ pub struct Captured {
     pub value: u32,
     /// Decimal digits of their values, in all.
     pub digits: u32,
+}
+
+/// Equal when the same men were taken in the same order (slots beyond the
+/// count do not matter).
+impl PartialEq for Captured {
+    fn eq(&self, other: &Captured) -> bool {
+        self.men() == other.men()
+    }
+}
+
+impl Eq for Captured {}
+
+impl std::hash::Hash for Captured {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.men().hash(state);
+    }
 }
 
 impl Default for Captured {
