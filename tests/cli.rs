@@ -80,7 +80,7 @@ fn bad_input_exits_2_with_a_message() {
         (&["merels", "solve", "--board", "six", "--dice", "loaded"], "unknown dice reading"),
         (&["merels", "solve", "--board", "six", "--diagonals"], "--diagonals is an option of the three board"),
         (&["merels", "probe", "six:................", "x", "6", "6", "--play", "a1,a1"], "not legal"),
-        (&["rithmo"], "not built yet"),
+        (&["arena", "--help-me"], "not built yet"),
         (&["arena"], "not built yet"),
     ];
     for (args, want) in cases {

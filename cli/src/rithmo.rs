@@ -1,9 +1,15 @@
-//! `ludus rithmo`: Rithmomachia perft (and, later, analysis and play).
+//! `ludus rithmo`: Rithmomachia perft, analysis, search benchmarks, pictures
+//! and play against the engine.
 
-use std::time::Instant;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
-use engine::rithmo::{Position, RuleSet, Victory, divide, perft, perft_parallel};
+use engine::rithmo::{
+    Game, Info, Limits, Move, Position, RuleSet, Searcher, Side, Status, Victory, divide, perft, perft_parallel,
+    render, score_text,
+};
 use serde_json::json;
 
 use crate::error::{CliError, Result};
@@ -43,8 +49,91 @@ impl PositionArgs {
     }
 }
 
+/// Search limits shared by analyse and play.
+#[derive(Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Search to this depth (plies)
+    #[arg(long, conflicts_with = "movetime")]
+    pub depth: Option<u32>,
+    /// Search for this many milliseconds
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Stop after this many nodes
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Transposition table size in MiB
+    #[arg(long, value_name = "MIB", default_value_t = 64)]
+    pub hash: usize,
+}
+
+impl SearchArgs {
+    fn limits(&self, default_ms: u64) -> Limits {
+        let movetime = match (self.depth, self.movetime, self.nodes) {
+            (None, None, None) => Some(Duration::from_millis(default_ms)),
+            (_, m, _) => m.map(Duration::from_millis),
+        };
+        Limits { depth: self.depth, movetime, nodes: self.nodes }
+    }
+
+    fn check(&self) -> Result<()> {
+        if self.hash == 0 || self.hash > 65536 {
+            return Err(CliError(format!("--hash {} MiB: choose between 1 and 65536", self.hash)));
+        }
+        if self.depth == Some(0) {
+            return Err(CliError("--depth must be at least 1".into()));
+        }
+        Ok(())
+    }
+}
+
 #[derive(Subcommand, Debug)]
 enum RithmoCmd {
+    /// Search a position: one line per iteration (depth, score, nodes, nps,
+    /// principal variation)
+    Analyse {
+        #[command(flatten)]
+        position: PositionArgs,
+        #[command(flatten)]
+        search: SearchArgs,
+        /// JSON lines: one per iteration, then the result
+        #[arg(long)]
+        json: bool,
+    },
+    /// Benchmark the search on fixed positions: total nodes at a fixed depth
+    /// (a fingerprint of the search), nodes per second, and the depth reached
+    /// in a fixed time per position
+    Bench {
+        /// Depth of the node-count fingerprint
+        #[arg(long, default_value_t = 7)]
+        depth: u32,
+        /// Milliseconds per position for the depth-in-time table
+        #[arg(long, value_name = "MS", default_value_t = 1000)]
+        movetime: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Draw a position in the terminal, and as an SVG picture with --svg
+    Show {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Moves to play first, comma separated (c4-c5,c13-c12)
+        #[arg(long, value_delimiter = ',')]
+        play: Vec<String>,
+        /// Write the board as an SVG picture to this file
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+    },
+    /// Play the engine in the terminal; moves in notation (c4-c5, c4xc13,
+    /// c4*c13), or: moves, undo, show, help, quit
+    Play {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// The side you play
+        #[arg(long, default_value = "even", value_parser = ["even", "odd"])]
+        side: String,
+        #[command(flatten)]
+        search: SearchArgs,
+    },
     /// Count the leaves of the legal-move tree to a depth
     Perft {
         /// Plies to count
@@ -65,6 +154,31 @@ enum RithmoCmd {
 
 pub fn run(args: RithmoArgs) -> Result<()> {
     match args.cmd {
+        RithmoCmd::Analyse { position, search, json } => {
+            search.check()?;
+            let (pos, rules) = position.resolve()?;
+            analyse(&pos, rules, &search, json)
+        }
+        RithmoCmd::Bench { depth, movetime, json } => bench(depth, movetime, json),
+        RithmoCmd::Show { position, play, svg } => {
+            let (mut pos, rules) = position.resolve()?;
+            for m in play.iter().map(|m| m.trim()).filter(|m| !m.is_empty()) {
+                pos = play_one(&pos, &rules, m)?;
+            }
+            print!("{}", render::text(&pos));
+            println!("{pos}");
+            if let Some(path) = svg {
+                write_atomically(&path, render::svg(&pos).as_bytes())?;
+                println!("SVG written to {}", path.display());
+            }
+            Ok(())
+        }
+        RithmoCmd::Play { position, side, search } => {
+            search.check()?;
+            let (pos, rules) = position.resolve()?;
+            let human = if side == "even" { Side::Even } else { Side::Odd };
+            play(pos, rules, human, &search)
+        }
         RithmoCmd::Perft { depth, position, divide: split, parallel, json } => {
             let (pos, rules) = position.resolve()?;
             if depth > 12 {
@@ -94,6 +208,249 @@ pub fn run(args: RithmoArgs) -> Result<()> {
                 println!("perft({depth}) = {nodes}   ({secs:.3} s, {:.2} M nodes/s)", nps / 1e6);
             }
             Ok(())
+        }
+    }
+}
+
+/// Plays one move in notation, refusing an illegal one with the reason.
+fn play_one(pos: &Position, rules: &RuleSet, text: &str) -> Result<Position> {
+    let m: Move = text.parse().map_err(CliError)?;
+    if pos.is_over(rules) {
+        return Err(CliError(format!("cannot play {m}: the game is over ({})", pos.status(rules))));
+    }
+    let legal = pos.legal_moves(rules);
+    if !legal.contains(&m) {
+        return Err(CliError(why_illegal(pos, rules, m, &legal)));
+    }
+    Ok(pos.play(m, rules))
+}
+
+/// Why a move cannot be played here.
+fn why_illegal(pos: &Position, rules: &RuleSet, m: Move, legal: &[Move]) -> String {
+    let me = pos.side_to_move();
+    let reason = match pos.piece_at(m.from) {
+        None => format!("there is no piece on {}", m.from),
+        Some(p) if p.side != me => format!("the piece on {} belongs to {}, and {me} is to move", m.from, p.side),
+        Some(_) => {
+            let from_here: Vec<String> = legal.iter().filter(|x| x.from == m.from).map(|x| x.to_string()).collect();
+            if from_here.is_empty() {
+                format!("the piece on {} has no legal move", m.from)
+            } else {
+                format!("the piece on {} can play only {}", m.from, from_here.join(" "))
+            }
+        }
+    };
+    let _ = rules;
+    format!("{m} is not legal: {reason}")
+}
+
+fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    if !dir.is_dir() {
+        return Err(CliError(format!("cannot write {}: no directory {}", path.display(), dir.display())));
+    }
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).map_err(|e| CliError(format!("cannot write {}: {e}", tmp.display())))?;
+    std::fs::rename(&tmp, path).map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+    Ok(())
+}
+
+fn info_json(i: &Info) -> serde_json::Value {
+    json!({
+        "depth": i.depth,
+        "seldepth": i.seldepth,
+        "score": i.score,
+        "score_text": score_text(i.score),
+        "nodes": i.nodes,
+        "nps": i.nps(),
+        "seconds": i.time.as_secs_f64(),
+        "pv": i.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+    })
+}
+
+fn print_info(i: &Info) {
+    println!(
+        "depth {:>2}  seldepth {:>2}  score {:>10}  nodes {:>10}  nps {:>9}  time {:>7.3}s  pv {}",
+        i.depth,
+        i.seldepth,
+        score_text(i.score),
+        i.nodes,
+        i.nps(),
+        i.time.as_secs_f64(),
+        i.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+    );
+}
+
+fn analyse(pos: &Position, rules: RuleSet, args: &SearchArgs, json: bool) -> Result<()> {
+    let mut s = Searcher::new(rules, args.hash);
+    if pos.status(&rules) != Status::Ongoing {
+        return Err(CliError(format!("nothing to analyse: {}", pos.status(&rules))));
+    }
+    let result = s.search(pos, &[pos.hash()], args.limits(5000), |i| {
+        if json {
+            println!("{}", info_json(i));
+        } else {
+            print_info(i);
+        }
+    });
+    let best = result.pv.first().map(|m| m.to_string());
+    if json {
+        let mut v = info_json(&result);
+        v["best_move"] = json!(best);
+        println!("{v}");
+    } else {
+        println!("best move {}  score {}", best.unwrap_or_else(|| "(none)".into()), score_text(result.score));
+    }
+    Ok(())
+}
+
+/// The bench positions: the start, middlegames and endgames.
+pub const BENCH: [(&str, &str); 5] = [
+    ("start", engine::rithmo::START),
+    (
+        "middlegame, contact",
+        "s49,s121,4,s225,1/s28,s66,t36,t30,t56,t64,s120,1/t16,c9,1,c25,c49,c81,t90,1/2,c3,c5,1,c9,1,s361/4,c7,t100,2/8/3,t12,4/7,p[s49.t36.t25.c16]/8/8/3,C4,4/T81,7/1,C8,1,C6,C16,1,C4,C2/1,T72,C64,C36,2,T6,T9/S153,P[S36.S25.T16.T9.C4.C1],T49,T42,T20,T25,S45,S15/S289,S169,1,S81,3,S25 e s64 - 9 23",
+    ),
+    (
+        "middlegame, open files",
+        "s49,s121,4,s225,s361/s28,s66,t36,t30,t56,t64,s120,1/t16,1,c9,c25,c49,c81,t90,1/2,c3,c5,c7,c9,2/3,t12,1,t100,2/8/8/4,p[s64.s49.t36.t25.c16],3/8/8/8/T81,2,C4,4/1,C8,1,C6,C16,C4,1,C2/1,T72,C64,C36,2,T6,T9/S153,P[S36.S25.T16.T9.C4.C1],T49,T42,T20,T25,S45,S15/S289,S169,1,S81,3,S25 e - - 34 18",
+    ),
+    (
+        "endgame, race to fifteen",
+        "4,s225,3/8/2,c25,5/8/5,t90,2/8/8/3,c9,4/8/2,C8,5/8/4,T20,3/8/8/1,S45,6/8 e c3.c5.c7.t16.t12.c49.c81.t36.t30.t56.t64.s28 C2.C4.C6.C16.C36.C64.T6.T9.T25.T42.T49.S15 12 60",
+    ),
+    (
+        "endgame, pyramids",
+        "8/3,p[t25.c16],4/8/8/2,c9,5/8/8/8/8/8/8/5,C4,2/8/4,P[T9.C4.C1],3/8/8 o c3.c5.c7.c25.c49.c81.t16.t12 C8.C6.C2.C16.C36.C64.T81.T72 0 50",
+    ),
+];
+
+fn bench(depth: u32, movetime: u64, json: bool) -> Result<()> {
+    if depth == 0 || depth > 40 {
+        return Err(CliError(format!("--depth {depth}: choose between 1 and 40")));
+    }
+    let rules = RuleSet::common();
+    let mut total_nodes = 0u64;
+    let mut total_time = 0.0;
+    let mut fixed = Vec::new();
+    for (name, rfen) in BENCH {
+        let pos: Position = rfen.parse().map_err(|e: engine::rithmo::ParseRfenError| CliError(e.to_string()))?;
+        let mut s = Searcher::new(rules, 16);
+        let r = s.search(&pos, &[pos.hash()], Limits { depth: Some(depth), ..Limits::default() }, |_| {});
+        total_nodes += r.nodes;
+        total_time += r.time.as_secs_f64();
+        fixed.push((name, r));
+    }
+    let mut timed = Vec::new();
+    for (name, rfen) in BENCH {
+        let pos: Position = rfen.parse().map_err(|e: engine::rithmo::ParseRfenError| CliError(e.to_string()))?;
+        let mut s = Searcher::new(rules, 64);
+        let limits = Limits { movetime: Some(Duration::from_millis(movetime)), ..Limits::default() };
+        let r = s.search(&pos, &[pos.hash()], limits, |_| {});
+        timed.push((name, r));
+    }
+    let nps = if total_time > 0.0 { total_nodes as f64 / total_time } else { 0.0 };
+    if json {
+        let v = json!({
+            "depth": depth,
+            "nodes": total_nodes,
+            "seconds": total_time,
+            "nps": nps as u64,
+            "positions": fixed.iter().zip(&timed).map(|((name, f), (_, t))| json!({
+                "name": name,
+                "nodes": f.nodes,
+                "score": f.score,
+                "best_move": f.pv.first().map(|m| m.to_string()),
+                "depth_in_time": t.depth,
+                "movetime_ms": movetime,
+                "nodes_in_time": t.nodes,
+                "nps": t.nps(),
+            })).collect::<Vec<_>>(),
+        });
+        println!("{v}");
+        return Ok(());
+    }
+    println!("Search bench: depth {depth} on {} positions, then {movetime} ms each", BENCH.len());
+    println!();
+    println!(
+        "{:<26} {:>10} {:>10} {:>7} | {:>6} {:>10} {:>10}",
+        "position", "nodes", "score", "best", "depth", "nodes", "nps"
+    );
+    for ((name, f), (_, t)) in fixed.iter().zip(&timed) {
+        println!(
+            "{:<26} {:>10} {:>10} {:>7} | {:>6} {:>10} {:>10}",
+            name,
+            f.nodes,
+            score_text(f.score),
+            f.pv.first().map(|m| m.to_string()).unwrap_or_default(),
+            t.depth,
+            t.nodes,
+            t.nps()
+        );
+    }
+    println!();
+    println!(
+        "{total_nodes} nodes at depth {depth} ({:.0} nodes/s) — this count changes only when the search does",
+        nps
+    );
+    Ok(())
+}
+
+fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Result<()> {
+    let mut game = Game::new(start, rules);
+    let mut engine = Searcher::new(rules, args.hash);
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    println!(
+        "You play {human}. Moves like c4-c5, c4xc13 (capture), c4*c13 (strike); also: moves, undo, show, help, quit."
+    );
+    print!("{}", render::text(game.position()));
+    loop {
+        let status = game.status();
+        if status != Status::Ongoing {
+            println!("Game over: {status}");
+            return Ok(());
+        }
+        let pos = *game.position();
+        if pos.side_to_move() == human {
+            print!("{human} to move> ");
+            std::io::stdout().flush()?;
+            let Some(line) = lines.next() else { return Ok(()) };
+            let line = line?;
+            match line.trim() {
+                "" => continue,
+                "quit" | "exit" => return Ok(()),
+                "help" => println!("Type a move (c4-c5, c4xc13, c4*c13), or moves, undo, show, quit."),
+                "show" => print!("{}", render::text(&pos)),
+                "moves" => {
+                    let ms: Vec<String> = pos.legal_moves(&rules).iter().map(|m| m.to_string()).collect();
+                    println!("{}", ms.join(" "));
+                }
+                "undo" => {
+                    // Take back the engine's reply and your move.
+                    game.undo();
+                    game.undo();
+                    print!("{}", render::text(game.position()));
+                }
+                text => match play_one(&pos, &rules, text) {
+                    Ok(_) => {
+                        game.play(text.parse().map_err(CliError)?).map_err(CliError)?;
+                    }
+                    Err(e) => println!("{e}"),
+                },
+            }
+        } else {
+            let r = engine.search(&pos, &game.hashes(), args.limits(1000), |_| {});
+            let Some(&m) = r.pv.first() else { return Err(CliError("the engine found no move".into())) };
+            println!(
+                "{} plays {m}   ({}, depth {}, {} nodes)",
+                pos.side_to_move(),
+                score_text(r.score),
+                r.depth,
+                r.nodes
+            );
+            game.play(m).map_err(CliError)?;
+            print!("{}", render::text(game.position()));
         }
     }
 }

@@ -217,7 +217,11 @@ fn victories_of_every_kind() {
     assert!(matches!(after.status(&base(Victory::Greater)), Status::Ongoing));
     // Greater: four values 2, 4, 6, 8 hold only arithmetic; 4, 6, 8, 12
     // hold arithmetic (4, 6, 8) and harmonic (4, 6, 12).
-    let text = rfen(&[("a9", "C4"), ("b10", "C6"), ("c11", "C8"), ("d12", "S12"), ("h1", "C9"), ("h16", "s5")], 'e', "- - 0 1");
+    let text = rfen(
+        &[("a9", "C4"), ("b10", "C6"), ("c11", "C8"), ("d12", "S12"), ("h1", "C9"), ("h16", "s5")],
+        'e',
+        "- - 0 1",
+    );
     let after = text.parse::<Position>().unwrap().play("h1-h2".parse().unwrap(), &RuleSet::common());
     assert!(matches!(after.status(&base(Victory::Greater)), Status::Won(Side::Even, _)));
     assert!(matches!(after.status(&base(Victory::Excellent)), Status::Ongoing));

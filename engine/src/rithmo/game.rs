@@ -30,6 +30,12 @@ impl Game {
         &self.positions
     }
 
+    /// The hashes of the positions so far, the current one last (what the
+    /// search needs to see repetitions).
+    pub fn hashes(&self) -> Vec<u64> {
+        self.positions.iter().map(|p| p.hash()).collect()
+    }
+
     /// How often the current position (board and side to move) occurred.
     pub fn occurrences(&self) -> usize {
         let now = self.position();

@@ -186,6 +186,17 @@ impl Position {
         self.occ[side.index()] & self.shapes[s.index()]
     }
 
+    /// The same board with `side` to move (for looking at the other side's
+    /// threats; the hash follows).
+    pub fn with_side(&self, side: Side) -> Position {
+        let mut p = *self;
+        if p.side != side {
+            p.side = side;
+            p.hash ^= zobrist::SIDE;
+        }
+        p
+    }
+
     /// The men captured by `side`.
     #[inline]
     pub fn captured_by(&self, side: Side) -> &Captured {

@@ -1,0 +1,149 @@
+//! The evaluation, in hundredths of a captured man, from the side to move's
+//! point of view. Its terms:
+//!
+//! - **Progress toward the victory in force.** Men captured (body), values
+//!   captured (goods), or both (lawsuit, honor), for each side; the side
+//!   nearer its goal gains more as the goal nears.
+//! - **Men on the board**, a little: what can still fight.
+//! - **Mobility**: the plain moves each side has.
+//! - **Exposure to siege**: a piece with no open direction is a target; one
+//!   that already touches an enemy piece falls to the next enemy move.
+//! - **Threats**: the captures, strikes and sallies each side has now, worth
+//!   the men they would take; the side to move can take the best one.
+//! - **Pyramid safety**: a whole pyramid keeps its total as an attack value.
+//! - **Advance**: pieces toward the enemy half, where proper victories are won.
+
+use super::bitboard::{Bitboard, Dir};
+use super::moves::{MoveKind, MoveList};
+use super::piece::{Shape, Side};
+use super::position::Position;
+use super::rules::{RuleSet, Victory};
+
+/// One captured man.
+pub const MAN: i32 = 100;
+
+/// The men a capture or strike takes.
+fn men_taken(pos: &Position, m: super::moves::Move) -> i32 {
+    match m.kind {
+        MoveKind::Strike => 1,
+        MoveKind::Capture => pos.pyramid_at(m.to).map_or(1, |p| p.len as i32),
+        MoveKind::Plain => 0,
+    }
+}
+
+/// The evaluation of a position for the side to move.
+pub fn evaluate(pos: &Position, rules: &RuleSet) -> i32 {
+    let me = pos.side_to_move();
+    let them = me.other();
+    let mut score = progress(pos, rules, me) - progress(pos, rules, them);
+
+    let men = |s: Side| {
+        let occ = pos.occupied(s);
+        (occ.count() as i32) + pos.pyramids(s).map(|(_, p)| p.len as i32 - 1).sum::<i32>()
+    };
+    score += 30 * (men(me) - men(them));
+
+    let free = !pos.all();
+    score += 3 * (mobility(pos, rules, me, free) - mobility(pos, rules, them, free));
+    score += exposure(pos, rules, them, free) - exposure(pos, rules, me, free);
+
+    // Threats: what each side could take now.
+    let mine = pos.captures_list(rules);
+    let theirs = pos.with_side(them).captures_list(rules);
+    let best_mine = mine.iter().map(|&m| men_taken(pos, m)).max().unwrap_or(0);
+    let mut threatened = Bitboard::EMPTY;
+    for m in theirs.iter() {
+        threatened = threatened.with(m.to);
+    }
+    let threatened_men: i32 =
+        threatened
+            .iter()
+            .map(|s| {
+                if pos.shape_bb(Shape::Pyramid).contains(s) { pos.pyramid_at(s).map_or(1, |p| p.len as i32) } else { 1 }
+            })
+            .sum();
+    score += 60 * best_mine - 25 * threatened_men;
+
+    for (_, p) in pos.pyramids(me) {
+        if p.intact {
+            score += 20;
+        }
+    }
+    for (_, p) in pos.pyramids(them) {
+        if p.intact {
+            score -= 20;
+        }
+    }
+    score += advance(pos, me) - advance(pos, them);
+    score + 10
+}
+
+/// How far a side is toward its victory, in hundredths of a man.
+fn progress(pos: &Position, rules: &RuleSet, side: Side) -> i32 {
+    let c = pos.captured_by(side);
+    let (n, v) = (c.count() as i32, c.value as i32);
+    // Values are worth about a man per 40.
+    let by_men = |goal: i32| n * MAN + if n > goal - 5 { (n - (goal - 5)) * 40 } else { 0 };
+    let by_value = |goal: i32| v * MAN / 40 + if v > goal * 2 / 3 { (v - goal * 2 / 3) * MAN / 60 } else { 0 };
+    match rules.victory {
+        Victory::Body(goal) => by_men(goal as i32),
+        Victory::Goods(goal) => by_value(goal as i32),
+        Victory::Lawsuit(goal, men) | Victory::Honor(goal, men) | Victory::HonorLawsuit(goal, men, _) => {
+            (by_men(men as i32) + by_value(goal as i32)) / 2
+        }
+        Victory::Great | Victory::Greater | Victory::Excellent => n * MAN,
+    }
+}
+
+/// Plain moves of a side.
+fn mobility(pos: &Position, rules: &RuleSet, side: Side, free: Bitboard) -> i32 {
+    let mut n = 0;
+    for j in 0..rules.n_distances as usize {
+        let k = rules.distances[j];
+        let pieces = Shape::ALL
+            .into_iter()
+            .filter(|s| rules.shapes_at[j] >> s.index() & 1 == 1)
+            .fold(Bitboard::EMPTY, |acc, s| acc | pos.pieces(side, s));
+        for d in Dir::ALL {
+            n += (pieces & Bitboard::open(free, d, k)).count() as i32;
+        }
+    }
+    n
+}
+
+/// Penalty of a side's pieces that cannot move: exposed to siege.
+fn exposure(pos: &Position, rules: &RuleSet, side: Side, free: Bitboard) -> i32 {
+    let enemy = pos.occupied(side.other());
+    let touching = Dir::ALL.into_iter().fold(Bitboard::EMPTY, |acc, d| acc | enemy.step(d));
+    let mut stuck = Bitboard::EMPTY;
+    for j in 0..rules.n_distances as usize {
+        let k = rules.distances[j];
+        let pieces = Shape::ALL
+            .into_iter()
+            .filter(|s| rules.shapes_at[j] >> s.index() & 1 == 1)
+            .fold(Bitboard::EMPTY, |acc, s| acc | pos.pieces(side, s));
+        let open = Dir::ALL.into_iter().fold(Bitboard::EMPTY, |acc, d| acc | Bitboard::open(free, d, k));
+        stuck |= pieces - open;
+    }
+    15 * stuck.count() as i32 + 45 * (stuck & touching).count() as i32
+}
+
+/// Ranks advanced toward the enemy, a little per rank.
+fn advance(pos: &Position, side: Side) -> i32 {
+    pos.occupied(side)
+        .iter()
+        .map(|s| match side {
+            Side::Even => s.rank() as i32,
+            Side::Odd => 15 - s.rank() as i32,
+        })
+        .sum::<i32>()
+}
+
+impl Position {
+    /// The captures and strikes of the side to move, as a list.
+    pub fn captures_list(&self, rules: &RuleSet) -> MoveList {
+        let mut v = MoveList::new();
+        self.captures(rules, &mut v);
+        v
+    }
+}

@@ -1,0 +1,86 @@
+//! `ludus rithmo` end to end.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn ludus(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ludus")).args(args).output().expect("run ludus")
+}
+
+#[test]
+fn perft_json_has_the_documented_keys() {
+    let o = ludus(&["rithmo", "perft", "3", "--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["depth"], 3);
+    assert_eq!(v["nodes"], 2136);
+    assert!(v["seconds"].is_number() && v["nps"].is_number());
+    let o = ludus(&["rithmo", "perft", "2", "--divide", "--parallel"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("b1-e1") && text.contains("perft(2) = 144"), "{text}");
+}
+
+#[test]
+fn analyse_reports_iterations_and_ends_with_the_best_move() {
+    let o = ludus(&["rithmo", "analyse", "--depth", "4", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 5);
+    let last = lines.last().unwrap();
+    for key in ["best_move", "score", "pv", "depth", "nodes"] {
+        assert!(last.get(key).is_some(), "{key} missing");
+    }
+    assert_eq!(last["depth"], 4);
+    assert_eq!(last["pv"][0], last["best_move"]);
+}
+
+#[test]
+fn show_draws_the_board_and_writes_svg() {
+    let dir = std::env::temp_dir().join(format!("ludus-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("board.svg");
+    let o = ludus(&["rithmo", "show", "--play", "d4-d5", "--svg", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("S289") && text.contains("Odd to move"), "{text}");
+    let svg = std::fs::read_to_string(&file).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("361") && svg.trim_end().ends_with("</svg>"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn play_refuses_illegal_input_with_a_reason() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .args(["rithmo", "play", "--movetime", "30"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"c4-c6\nh8-h9\nzz\nd4-d5\nquit\n").unwrap();
+    let o = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("c4-c6 is not legal: the piece on c4 can play only"), "{text}");
+    assert!(text.contains("there is no piece on h8"), "{text}");
+    assert!(text.contains("'zz' is not a move"), "{text}");
+    assert!(text.contains("Odd plays"), "{text}");
+}
+
+#[test]
+fn bad_input_exits_2() {
+    for (args, want) in [
+        (vec!["rithmo", "perft", "2", "--fen", "8/8 e - - 0 1"], "16"),
+        (vec!["rithmo", "show", "--play", "c4-c9"], "not legal"),
+        (vec!["rithmo", "show", "--play", "q4-c9"], "not a square"),
+        (vec!["rithmo", "analyse", "--victory", "glory:3"], "unknown victory"),
+        (vec!["rithmo", "analyse", "--rules", "boissiere"], "unknown rules preset"),
+        (vec!["rithmo", "show", "--svg", "/nonexistent-dir/x.svg"], "no directory"),
+        (vec!["rithmo", "analyse", "--hash", "0"], "--hash"),
+    ] {
+        let o = ludus(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+}
