@@ -57,20 +57,8 @@ enum MerelsCmd {
     },
     /// The value of a position and every action rated, best first
     Probe {
-        /// The position: `<board>:<points> <side> <hand-x> <hand-o>`
-        #[arg(required = true, num_args = 1..)]
-        position: Vec<String>,
-        /// The dice reading: none, schaedler, murray or bell
-        #[arg(long, value_parser = parse_dice, default_value = "schaedler")]
-        dice: Dice,
-        /// Actions to play first, comma separated (`d1,a1-a4`; after a
-        /// throw: `special:b6^d1xg7`)
-        #[arg(long, value_delimiter = ',')]
-        play: Vec<String>,
         #[command(flatten)]
-        rules: RuleArgs,
-        #[command(flatten)]
-        more: MoreRuleArgs,
+        at: At,
         #[command(flatten)]
         db: DbArgs,
         #[arg(long)]
@@ -78,20 +66,37 @@ enum MerelsCmd {
     },
     /// Draw a position in the terminal
     Show {
-        /// The position: `<board>:<points> <side> <hand-x> <hand-o>`
-        #[arg(required = true, num_args = 1..)]
-        position: Vec<String>,
-        /// The dice reading (matters for --play)
-        #[arg(long, value_parser = parse_dice, default_value = "schaedler")]
-        dice: Dice,
-        /// Actions to play first, comma separated
-        #[arg(long, value_delimiter = ',')]
-        play: Vec<String>,
         #[command(flatten)]
-        rules: RuleArgs,
-        #[command(flatten)]
-        more: MoreRuleArgs,
+        at: At,
     },
+}
+
+/// A position with the rules it is played under and actions to play first.
+#[derive(Args, Debug)]
+struct At {
+    /// The position: `<board>:<points> <side> <hand-x> <hand-o>`
+    #[arg(required = true, num_args = 1..)]
+    position: Vec<String>,
+    /// The dice reading: none, schaedler, murray or bell
+    #[arg(long, value_parser = parse_dice, default_value = "schaedler")]
+    dice: Dice,
+    /// Actions to play first, comma separated (`d1,a1-a4`; after a throw:
+    /// `special:b6^d1xg7`)
+    #[arg(long, value_delimiter = ',')]
+    play: Vec<String>,
+    #[command(flatten)]
+    rules: RuleArgs,
+    #[command(flatten)]
+    more: MoreRuleArgs,
+}
+
+impl At {
+    /// The rules and the position after the actions.
+    fn resolve(&self) -> Result<(engine::merels::Rules, Position)> {
+        let rules = rules_for(board_of(&self.position)?, self.dice, &self.rules, &self.more)?;
+        let pos = play_moves(parse_position(&self.position, &rules)?, &self.play, &rules)?;
+        Ok((rules, pos))
+    }
 }
 
 fn parse_board(s: &str) -> std::result::Result<BoardKind, String> {
@@ -135,14 +140,12 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             }
             Ok(())
         }
-        MerelsCmd::Probe { position, dice, play, rules, more, db, json } => {
-            let rules = rules_for(board_of(&position)?, dice, &rules, &more)?;
-            let pos = play_moves(parse_position(&position, &rules)?, &play, &rules)?;
+        MerelsCmd::Probe { at, db, json } => {
+            let (rules, pos) = at.resolve()?;
             probe(&rules, &pos, db.dir(), json, &Bars::new(json))
         }
-        MerelsCmd::Show { position, dice, play, rules, more } => {
-            let rules = rules_for(board_of(&position)?, dice, &rules, &more)?;
-            let pos = play_moves(parse_position(&position, &rules)?, &play, &rules)?;
+        MerelsCmd::Show { at } => {
+            let (rules, pos) = at.resolve()?;
             println!("{}", render(&pos, rules.board));
             println!("{pos}");
             Ok(())

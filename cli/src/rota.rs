@@ -29,43 +29,50 @@ enum RotaCmd {
     },
     /// Draw a position on the wheel, e.g. `ludus rota show "rota:x...o.... o 2 2"`
     Show {
-        /// The position: `rota:<c n ne e se s sw w nw as x/o/.> <side> <hand-x> <hand-o>`
-        #[arg(required = true, num_args = 1..)]
-        position: Vec<String>,
-        /// Actions to play first, in notation (`c`, `n-ne`), comma separated
-        #[arg(long, value_delimiter = ',')]
-        play: Vec<String>,
         #[command(flatten)]
-        rules: RuleArgs,
+        at: At,
     },
     /// The value of a position and every move rated, best first
     Probe {
-        /// The position: `rota:<c n ne e se s sw w nw as x/o/.> <side> <hand-x> <hand-o>`
-        #[arg(required = true, num_args = 1..)]
-        position: Vec<String>,
-        /// Actions to play first, in notation (`c`, `n-ne`), comma separated
-        #[arg(long, value_delimiter = ',')]
-        play: Vec<String>,
         #[command(flatten)]
-        rules: RuleArgs,
+        at: At,
         #[arg(long)]
         json: bool,
     },
 }
 
+/// A position on the wheel, the rules, and moves to play first.
+#[derive(Args, Debug)]
+struct At {
+    /// The position: `rota:<c n ne e se s sw w nw as x/o/.> <side> <hand-x> <hand-o>`
+    #[arg(required = true, num_args = 1..)]
+    position: Vec<String>,
+    /// Actions to play first, in notation (`c`, `n-ne`), comma separated
+    #[arg(long, value_delimiter = ',')]
+    play: Vec<String>,
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+impl At {
+    fn resolve(&self) -> Result<(Rules, engine::merels::Position)> {
+        let rules = self.rules.apply(Rules::rota())?;
+        let pos = play_moves(parse_position(&self.position, &rules)?, &self.play, &rules)?;
+        Ok((rules, pos))
+    }
+}
+
 pub fn run(args: RotaArgs) -> Result<()> {
     match args.cmd {
         RotaCmd::Solve { rules, json } => solve(rules.apply(Rules::rota())?, json),
-        RotaCmd::Show { position, play, rules } => {
-            let rules = rules.apply(Rules::rota())?;
-            let pos = play_moves(parse_position(&position, &rules)?, &play, &rules)?;
+        RotaCmd::Show { at } => {
+            let (rules, pos) = at.resolve()?;
             println!("{}", render(&pos, rules.board));
             println!("{pos}");
             Ok(())
         }
-        RotaCmd::Probe { position, play, rules, json } => {
-            let rules = rules.apply(Rules::rota())?;
-            let pos = play_moves(parse_position(&position, &rules)?, &play, &rules)?;
+        RotaCmd::Probe { at, json } => {
+            let (rules, pos) = at.resolve()?;
             probe(&rules, &pos, None, json, &Silent)
         }
     }

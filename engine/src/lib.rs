@@ -3,6 +3,7 @@
 //! comes in its own module. Everything here is exact rules, notation and
 //! move generation; the exhaustive analysis lives in the `solver` crate.
 
+pub mod bitset;
 pub mod merels;
 pub mod rithmo;
 pub mod wibold;

@@ -222,7 +222,7 @@ impl Board {
     /// All points of the board.
     #[inline]
     pub fn all(&self) -> PointSet {
-        PointSet::first(self.len())
+        PointSet::first_n(self.len())
     }
 
     pub fn points(&self) -> impl Iterator<Item = Point> + '_ {

@@ -100,10 +100,7 @@ fn mobility(pos: &Position, rules: &RuleSet, side: Side, free: Bitboard) -> i32 
     let mut n = 0;
     for j in 0..rules.n_distances as usize {
         let k = rules.distances[j];
-        let pieces = Shape::ALL
-            .into_iter()
-            .filter(|s| rules.shapes_at[j] >> s.index() & 1 == 1)
-            .fold(Bitboard::EMPTY, |acc, s| acc | pos.pieces(side, s));
+        let pieces = pos.distance_group(rules, j) & pos.occupied(side);
         for d in Dir::ALL {
             n += (pieces & Bitboard::open(free, d, k)).count() as i32;
         }
@@ -118,10 +115,7 @@ fn exposure(pos: &Position, rules: &RuleSet, side: Side, free: Bitboard) -> i32 
     let mut stuck = Bitboard::EMPTY;
     for j in 0..rules.n_distances as usize {
         let k = rules.distances[j];
-        let pieces = Shape::ALL
-            .into_iter()
-            .filter(|s| rules.shapes_at[j] >> s.index() & 1 == 1)
-            .fold(Bitboard::EMPTY, |acc, s| acc | pos.pieces(side, s));
+        let pieces = pos.distance_group(rules, j) & pos.occupied(side);
         let open = Dir::ALL.into_iter().fold(Bitboard::EMPTY, |acc, d| acc | Bitboard::open(free, d, k));
         stuck |= pieces - open;
     }

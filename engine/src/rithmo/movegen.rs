@@ -104,23 +104,29 @@ impl Geometry {
                 o[4] = o[3] & free.shift(back, 4);
             }
         });
-        let own = pos.occupied(pos.side_to_move());
+        let me = pos.side_to_move();
         let mut movers = [Bitboard::EMPTY; 4];
         for (j, m) in movers.iter_mut().enumerate().take(rules.n_distances as usize) {
-            let mask = rules.shapes_at[j];
-            // Branch-free: each shape's pieces kept or dropped by its bit.
-            let keep = |bit: u8| Bitboard(0u128.wrapping_sub((mask >> bit & 1) as u128));
-            *m = own
-                & ((pos.shape_bb(Shape::Circle) & keep(0))
-                    | (pos.shape_bb(Shape::Triangle) & keep(1))
-                    | (pos.shape_bb(Shape::Square) & keep(2))
-                    | (pos.shape_bb(Shape::Pyramid) & keep(3)));
+            *m = pos.distance_group(rules, j) & pos.occupied(me);
         }
         Geometry { open, movers }
     }
 }
 
 impl Position {
+    /// The pieces (of both sides) of the rules' `j`-th distance group: those
+    /// that move `rules.distances[j]` squares.
+    #[inline]
+    pub fn distance_group(&self, rules: &RuleSet, j: usize) -> Bitboard {
+        let mask = rules.shapes_at[j];
+        // Branch-free: each shape's pieces kept or dropped by its bit.
+        let keep = |bit: u8| Bitboard(0u128.wrapping_sub((mask >> bit & 1) as u128));
+        (self.shape_bb(Shape::Circle) & keep(0))
+            | (self.shape_bb(Shape::Triangle) & keep(1))
+            | (self.shape_bb(Shape::Square) & keep(2))
+            | (self.shape_bb(Shape::Pyramid) & keep(3))
+    }
+
     /// Every legal move, none when the game is over (a victory reached or
     /// the quiet-ply limit).
     pub fn legal_moves(&self, rules: &RuleSet) -> MoveList {

@@ -2,7 +2,7 @@
 //! open, and that touches a piece of the mover orthogonally, is removed.
 
 use super::bitboard::{Bitboard, Dir};
-use super::piece::{Shape, Side};
+use super::piece::Side;
 use super::position::Position;
 use super::rules::RuleSet;
 
@@ -19,11 +19,7 @@ pub fn besieged(pos: &Position, mover: Side, rules: &RuleSet) -> Bitboard {
     let mut out = Bitboard::EMPTY;
     for j in 0..rules.n_distances as usize {
         let k = rules.distances[j];
-        let pieces = Shape::ALL
-            .into_iter()
-            .filter(|s| rules.distance(*s) == k)
-            .fold(Bitboard::EMPTY, |acc, s| acc | pos.shape_bb(s))
-            & enemy;
+        let pieces = pos.distance_group(rules, j) & enemy;
         if pieces.is_empty() {
             continue;
         }

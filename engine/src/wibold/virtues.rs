@@ -2,7 +2,7 @@
 //! name as the article's simulator spells it, and its English name.
 
 use std::fmt;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub};
+use std::ops::Not;
 use std::str::FromStr;
 
 /// The pip counts of the three cubes, sorted: `a ≤ b ≤ c`, each 1 to 6. The
@@ -238,44 +238,18 @@ impl FromStr for Virtue {
     }
 }
 
-/// A set of virtues, one bit per virtue in Wibold's order.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(transparent)]
-pub struct VirtueSet(pub u64);
+crate::small_set! {
+    /// A set of virtues, one bit each in Wibold's order.
+    VirtueSet(u64) of Virtue, iter VirtueIter
+}
 
 impl VirtueSet {
-    pub const EMPTY: VirtueSet = VirtueSet(0);
     pub const ALL: VirtueSet = VirtueSet((1 << Virtue::COUNT) - 1);
 
-    #[inline]
-    pub const fn len(self) -> u32 {
-        self.0.count_ones()
-    }
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-    #[inline]
-    pub const fn contains(self, v: Virtue) -> bool {
-        self.0 >> v.0 & 1 != 0
-    }
-    #[inline]
-    pub const fn with(self, v: Virtue) -> VirtueSet {
-        VirtueSet(self.0 | 1 << v.0)
-    }
-    /// The first virtue of the set in Wibold's order, if any.
-    #[inline]
-    pub const fn first(self) -> Option<Virtue> {
-        if self.0 == 0 { None } else { Some(Virtue(self.0.trailing_zeros() as u8)) }
-    }
     /// The virtues whose roll has this sum (3 to 18); empty for other sums.
     #[inline]
     pub const fn with_sum(sum: u8) -> VirtueSet {
         if sum < 19 { BY_SUM[sum as usize] } else { VirtueSet::EMPTY }
-    }
-    #[inline]
-    pub fn iter(self) -> VirtueIter {
-        VirtueIter(self.0)
     }
 }
 
@@ -291,86 +265,12 @@ const BY_SUM: [VirtueSet; 19] = {
     t
 };
 
-/// Iterates a set in Wibold's order.
-#[derive(Clone, Copy, Debug)]
-pub struct VirtueIter(u64);
-
-impl Iterator for VirtueIter {
-    type Item = Virtue;
-    #[inline]
-    fn next(&mut self) -> Option<Virtue> {
-        if self.0 == 0 {
-            return None;
-        }
-        let v = self.0.trailing_zeros();
-        self.0 &= self.0 - 1;
-        Some(Virtue(v as u8))
-    }
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for VirtueIter {}
-
-impl IntoIterator for VirtueSet {
-    type Item = Virtue;
-    type IntoIter = VirtueIter;
-    fn into_iter(self) -> VirtueIter {
-        self.iter()
-    }
-}
-
-impl FromIterator<Virtue> for VirtueSet {
-    fn from_iter<I: IntoIterator<Item = Virtue>>(iter: I) -> Self {
-        iter.into_iter().fold(VirtueSet::EMPTY, VirtueSet::with)
-    }
-}
-
-macro_rules! set_op {
-    ($tr:ident, $f:ident, $op:tt) => {
-        impl $tr for VirtueSet {
-            type Output = VirtueSet;
-            #[inline]
-            fn $f(self, rhs: VirtueSet) -> VirtueSet {
-                VirtueSet(self.0 $op rhs.0)
-            }
-        }
-    };
-}
-set_op!(BitAnd, bitand, &);
-set_op!(BitOr, bitor, |);
-
-impl Sub for VirtueSet {
-    type Output = VirtueSet;
-    /// The virtues of `self` not in `rhs`.
-    #[inline]
-    fn sub(self, rhs: VirtueSet) -> VirtueSet {
-        VirtueSet(self.0 & !rhs.0)
-    }
-}
-
 impl Not for VirtueSet {
     type Output = VirtueSet;
     /// The virtues not in the set (within the 56).
     #[inline]
     fn not(self) -> VirtueSet {
         VirtueSet(!self.0 & VirtueSet::ALL.0)
-    }
-}
-
-impl BitAndAssign for VirtueSet {
-    #[inline]
-    fn bitand_assign(&mut self, rhs: VirtueSet) {
-        self.0 &= rhs.0
-    }
-}
-
-impl BitOrAssign for VirtueSet {
-    #[inline]
-    fn bitor_assign(&mut self, rhs: VirtueSet) {
-        self.0 |= rhs.0
     }
 }
 
