@@ -44,6 +44,10 @@ enum MerelsCmd {
         /// Value iteration stops after this many sweeps at the latest
         #[arg(long, default_value_t = 100_000)]
         max_sweeps: u64,
+        /// Memory a sector group may use, in GiB (a larger group is refused
+        /// with its estimate; everything smaller stays on disk)
+        #[arg(long, value_name = "GIB", default_value_t = 14.0)]
+        memory: f64,
         /// Under chance in movement, narrow positions whose proven bounds
         /// stay apart (endless play) by certified strategy iteration (slow)
         #[arg(long)]
@@ -116,7 +120,20 @@ fn board_of(parts: &[String]) -> Result<BoardKind> {
 
 pub fn run(args: MerelsArgs) -> Result<()> {
     match args.cmd {
-        MerelsCmd::Solve { board, dice, rules, more, db, max_men, tolerance, max_sweeps, settle, quiet, json } => {
+        MerelsCmd::Solve {
+            board,
+            dice,
+            rules,
+            more,
+            db,
+            max_men,
+            tolerance,
+            max_sweeps,
+            memory,
+            settle,
+            quiet,
+            json,
+        } => {
             let rules = rules_for(board, dice, &rules, &more)?;
             if !(tolerance > 0.0 && tolerance < 1.0) {
                 return Err(CliError(format!("--tolerance {tolerance} must lie between 0 and 1")));
@@ -128,6 +145,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                 max_men,
                 keep_all: board != BoardKind::Nine || db.no_db,
                 settle,
+                memory_limit: (memory.max(0.0) * (1u64 << 30) as f64) as u64,
             };
             let t = Instant::now();
             let bars = Bars::new(quiet || json);

@@ -129,3 +129,13 @@ fn an_interrupted_solve_resumes_where_it_stopped() {
     assert_eq!(full.dtm(&st), fresh.dtm(&st));
     fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_group_too_large_for_the_memory_limit_is_refused() {
+    let dir = temp("memory");
+    let rules = Rules::new(BoardKind::Six, Dice::None);
+    let opts = SolveOptions { memory_limit: 200_000, ..opts(&dir) };
+    let e = Solution::solve_with(rules, &opts, &Silent).err().expect("refused");
+    assert!(e.0.contains("needs about") && e.0.contains("GiB"), "{e}");
+    fs::remove_dir_all(&dir).ok();
+}

@@ -52,11 +52,22 @@ pub struct SolveOptions {
     /// Under chance in movement, narrow the positions whose bounds stay open
     /// (endless play) by certified strategy iteration: slower.
     pub settle: bool,
+    /// Memory a group may need, in bytes; a larger one is refused with its
+    /// estimate rather than started.
+    pub memory_limit: u64,
 }
 
 impl Default for SolveOptions {
     fn default() -> SolveOptions {
-        SolveOptions { db: None, tolerance: 1e-7, max_sweeps: 100_000, max_men: None, keep_all: true, settle: false }
+        SolveOptions {
+            db: None,
+            tolerance: 1e-7,
+            max_sweeps: 100_000,
+            max_men: None,
+            keep_all: true,
+            settle: false,
+            memory_limit: 14 << 30,
+        }
     }
 }
 
@@ -146,6 +157,18 @@ impl Solution {
                         sol.ensure(s)?;
                     }
                 }
+                let need = sol.memory_estimate(&group);
+                if need > opts.memory_limit {
+                    return Err(SolveError(format!(
+                        "sector group {} needs about {:.1} GiB, more than the {:.1} GiB allowed: solved {} of {} groups \
+                         (everything with fewer men is on disk)",
+                        group.iter().map(|s| s.key()).collect::<Vec<_>>().join(", "),
+                        need as f64 / (1u64 << 30) as f64,
+                        opts.memory_limit as f64 / (1u64 << 30) as f64,
+                        gi,
+                        groups
+                    )));
+                }
                 let t0 = Instant::now();
                 let tables = sol.solve_group(&group, opts, obs);
                 let seconds = t0.elapsed().as_secs_f64() / tables.len() as f64;
@@ -164,6 +187,25 @@ impl Solution {
             }
         }
         Ok(sol)
+    }
+
+    /// Bytes a group's solve needs: its working arrays and the tables of
+    /// its successors in memory.
+    pub fn memory_estimate(&self, group: &[Sector]) -> u64 {
+        let rules = &self.rules;
+        let size: u64 = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s).size()).sum();
+        let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
+        let per = match (cyclic, Kind::of(rules, group[0])) {
+            // Bounds, kinds, the graph (children, outside values per throw).
+            (true, Kind::Chance) => 8 + 1 + 2 * (8 + 16) + 2 * 4 * 12,
+            // Values and successor counts, then the table.
+            (true, _) => 2 + 1 + 2,
+            (false, Kind::Exact) => 16,
+            (false, Kind::Chance) => 16,
+            (false, Kind::Dtm) => 2,
+        };
+        let loaded: u64 = self.tables.values().map(|t| t.values.bytes()).sum();
+        size * per + loaded
     }
 
     /// Loads a whole group from the database; `false` if any part must be
