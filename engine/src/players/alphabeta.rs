@@ -46,6 +46,8 @@ pub struct AlphaBetaAgent {
     nodes: u64,
     deadline: Option<Instant>,
     stopped: bool,
+    /// The player searching.
+    me: usize,
     /// Some leaf of this iteration was cut by the depth (else the tree was
     /// searched to its end and deeper iterations cannot change anything).
     horizon: bool,
@@ -53,7 +55,7 @@ pub struct AlphaBetaAgent {
 
 impl AlphaBetaAgent {
     pub fn new(limit: Limit, seed: u64) -> AlphaBetaAgent {
-        AlphaBetaAgent { limit, rng: rng(seed), nodes: 0, deadline: None, stopped: false, horizon: false }
+        AlphaBetaAgent { limit, rng: rng(seed), me: 0, nodes: 0, deadline: None, stopped: false, horizon: false }
     }
 
     /// Nodes visited by the last search.
@@ -68,17 +70,10 @@ impl AlphaBetaAgent {
         self.stopped
     }
 
-    /// The value of `st` for `me` searched `depth` player turns deep.
-    fn value<G: Game>(
-        &mut self,
-        game: &G,
-        st: &G::State,
-        me: usize,
-        depth: u32,
-        ply: u32,
-        mut alpha: f64,
-        mut beta: f64,
-    ) -> f64 {
+    /// The value of `st` for the searching player (`me`), searched `depth`
+    /// player turns deep, `ply` turns below the root.
+    fn value<G: Game>(&mut self, game: &G, st: &G::State, depth: u32, ply: u32, mut alpha: f64, mut beta: f64) -> f64 {
+        let me = self.me;
         self.nodes += 1;
         if self.out_of_time() {
             return 0.0;
@@ -97,7 +92,7 @@ impl AlphaBetaAgent {
                 // a full window (their average is what counts).
                 let mut v = 0.0;
                 for (c, p) in game.chances(st) {
-                    v += p * self.value(game, &game.apply(st, c), me, depth, ply, -INF, INF);
+                    v += p * self.value(game, &game.apply(st, c), depth, ply, -INF, INF);
                 }
                 v
             }
@@ -119,7 +114,7 @@ impl AlphaBetaAgent {
                 if p == me {
                     let mut best = -INF;
                     for a in actions {
-                        let v = self.value(game, &game.apply(st, a), me, depth - 1, ply + 1, alpha, beta);
+                        let v = self.value(game, &game.apply(st, a), depth - 1, ply + 1, alpha, beta);
                         best = best.max(v);
                         alpha = alpha.max(v);
                         if alpha >= beta || self.stopped {
@@ -130,7 +125,7 @@ impl AlphaBetaAgent {
                 } else {
                     let mut best = INF;
                     for a in actions {
-                        let v = self.value(game, &game.apply(st, a), me, depth - 1, ply + 1, alpha, beta);
+                        let v = self.value(game, &game.apply(st, a), depth - 1, ply + 1, alpha, beta);
                         best = best.min(v);
                         beta = beta.min(v);
                         if alpha >= beta || self.stopped {
@@ -151,6 +146,7 @@ impl AlphaBetaAgent {
         // Shuffled once: among equal values the first found is kept, so ties
         // are broken at random.
         actions.shuffle(&mut self.rng);
+        self.me = me;
         self.nodes = 0;
         self.stopped = false;
         self.deadline = self.limit.movetime.map(|t| Instant::now() + t);
@@ -164,7 +160,7 @@ impl AlphaBetaAgent {
             let mut alpha = -INF;
             let mut scored: Vec<(G::Action, f64)> = Vec::with_capacity(actions.len());
             for &a in &actions {
-                let v = self.value(game, &game.apply(st, a), me, depth - 1, 1, alpha, INF);
+                let v = self.value(game, &game.apply(st, a), depth - 1, 1, alpha, INF);
                 if self.stopped {
                     break;
                 }
