@@ -49,8 +49,8 @@ pub struct ArenaArgs {
     #[arg(long, value_name = "P")]
     max_plies: Option<usize>,
     /// Games played at once [default: one per core]
-    #[arg(long, value_name = "T", default_value_t = 0)]
-    threads: usize,
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
     /// One JSON object on standard output, for scripts
     #[arg(long)]
     json: bool,
@@ -96,8 +96,10 @@ pub fn run(args: ArenaArgs) -> Result<()> {
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    if args.threads > 1024 {
-        return Err(CliError(format!("--threads {} is beyond reason (at most 1024)", args.threads)));
+    match args.threads {
+        Some(0) => return Err("--threads must be at least 1".into()),
+        Some(t) if t > 1024 => return Err(CliError(format!("--threads {t} is beyond reason (at most 1024)"))),
+        _ => {}
     }
     if args.max_plies == Some(0) {
         return Err("--max-plies must be at least 1".into());
@@ -130,7 +132,9 @@ fn run_merels(args: &ArenaArgs) -> Result<()> {
         }
         if perfect.is_none() {
             let bars = Bars::new(args.quiet || args.json);
-            let sol = solution_for_play(rules, args.db.dir(), &bars).map_err(CliError)?;
+            // Rota and three solve in an instant: no files for them.
+            let db = if matches!(kind, BoardKind::Six | BoardKind::Nine) { args.db.dir() } else { None };
+            let sol = solution_for_play(rules, db, &bars).map_err(CliError)?;
             perfect = Some(Arc::new(PerfectBot::new(Arc::new(sol)).map_err(CliError)?));
         }
         Ok(Box::new(SharedBot(perfect.clone().expect("made above"))))
@@ -204,7 +208,7 @@ fn play_match<G: Game>(
         games: args.games,
         seed: args.seed,
         max_plies: args.max_plies.unwrap_or(default_plies),
-        threads: args.threads,
+        threads: args.threads.unwrap_or(0),
     };
     let bar = counter(cfg.games as u64, "games", args.quiet || args.json);
     let t = Instant::now();
