@@ -80,8 +80,8 @@ fn bad_input_exits_2_with_a_message() {
         (&["merels", "solve", "--board", "six", "--dice", "loaded"], "unknown dice reading"),
         (&["merels", "solve", "--board", "six", "--diagonals"], "--diagonals is an option of the three board"),
         (&["merels", "probe", "six:................", "x", "6", "6", "--play", "a1,a1"], "not legal"),
-        (&["arena", "--help-me"], "not built yet"),
-        (&["arena"], "not built yet"),
+        (&["arena", "--help-me"], "unexpected argument"),
+        (&["arena"], "required arguments"),
     ];
     for (args, want) in cases {
         let o = ludus(args);

@@ -4,11 +4,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod arena;
 mod error;
 mod merels;
 mod merels_args;
 mod plot;
 mod progress;
+mod replay;
 mod rithmo;
 mod rota;
 mod wibold;
@@ -39,15 +41,10 @@ enum Command {
     Rithmo(rithmo::RithmoArgs),
     /// Wibold's Ludus Regularis: exact analysis and simulation
     Wibold(wibold::WiboldArgs),
-    /// Pit bots against each other in any game
-    Arena(NotBuilt),
-}
-
-/// Arguments of a command that does not exist yet.
-#[derive(clap::Args, Debug)]
-struct NotBuilt {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    rest: Vec<String>,
+    /// Pit bots against each other in any game: a match, its report, its record
+    Arena(Box<arena::ArenaArgs>),
+    /// Step through one game of an arena record on the terminal board
+    Replay(replay::ReplayArgs),
 }
 
 /// Runs the command line and returns the process exit code: 0 on success,
@@ -62,7 +59,8 @@ pub fn main() -> ExitCode {
         Command::Merels(a) => merels::run(a),
         Command::Rithmo(a) => rithmo::run(a),
         Command::Wibold(a) => wibold::run(a),
-        Command::Arena(_) => Err(not_built("arena")),
+        Command::Arena(a) => arena::run(*a),
+        Command::Replay(a) => replay::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -71,8 +69,4 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-fn not_built(name: &str) -> CliError {
-    CliError(format!("`ludus {name}` is not built yet in this version of ludus"))
 }

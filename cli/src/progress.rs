@@ -59,3 +59,17 @@ impl Observer for Bars {
         }
     }
 }
+
+/// A bar counting `total` items (games of a match), hidden when `quiet`.
+pub fn counter(total: u64, unit: &str, quiet: bool) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template(&format!("{{bar:40}} {{pos}}/{{len}} {unit} {{per_sec}} eta {{eta}}"))
+            .expect("progress template")
+            .progress_chars("=> "),
+    );
+    bar
+}

@@ -244,7 +244,7 @@ fn why_illegal(pos: &Position, rules: &RuleSet, m: Move, legal: &[Move]) -> Stri
     format!("{m} is not legal: {reason}")
 }
 
-fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
     if !dir.is_dir() {
         return Err(CliError(format!("cannot write {}: no directory {}", path.display(), dir.display())));

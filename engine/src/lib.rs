@@ -1,9 +1,13 @@
 //! The games of ludus and their rules: the merels family with Rota
-//! ([`merels`]) and Wibold's dice game of virtues ([`wibold`]); Rithmomachia
-//! comes in its own module. Everything here is exact rules, notation and
-//! move generation; the exhaustive analysis lives in the `solver` crate.
+//! ([`merels`]), Rithmomachia ([`rithmo`]) and Wibold's dice game of virtues
+//! ([`wibold`]); the [`Game`](game::Game) interface they share, the
+//! game-independent [`players`] over it, and the [`arena`] that pits them
+//! against each other. The exhaustive analysis lives in the `solver` crate.
 
+pub mod arena;
 pub mod bitset;
+pub mod game;
 pub mod merels;
+pub mod players;
 pub mod rithmo;
 pub mod wibold;

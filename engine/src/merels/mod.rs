@@ -7,6 +7,7 @@
 
 mod actions;
 mod board;
+mod game;
 pub mod mill;
 mod point;
 mod position;
@@ -16,6 +17,7 @@ mod symmetry;
 
 pub use actions::{Action, ActionDisplay, Throw};
 pub use board::{Board, BoardKind, MAX_POINTS};
+pub use game::{Merels, Move, Play};
 pub use point::{Point, PointIter, PointSet, Side};
 pub use position::{Impossible, ParsePositionError, Position, State};
 pub use render::render;

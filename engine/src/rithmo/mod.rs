@@ -28,7 +28,7 @@ mod zobrist;
 
 pub use bitboard::{Bitboard, Dir};
 pub use eval::{MAN, evaluate};
-pub use game::Game;
+pub use game::{Game, Line, Rithmomachia};
 pub use moves::{Move, MoveKind, MoveList};
 pub use perft::{divide, perft, perft_parallel};
 pub use piece::{MAX_LAYERS, Man, Pyramid, Shape, Side};

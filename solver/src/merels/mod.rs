@@ -9,6 +9,7 @@ pub mod db;
 pub mod exact;
 pub mod index;
 pub mod markov;
+pub mod perfect;
 pub mod report;
 pub mod retro;
 pub mod sector;
@@ -17,6 +18,7 @@ pub mod table;
 pub mod value;
 
 pub use index::{BoardTables, Indexer};
+pub use perfect::{PerfectBot, solution_for_play};
 pub use sector::Sector;
 pub use solution::{Observer, Silent, Solution, SolveError, SolveOptions};
 pub use table::{Census, Eval, Kind, Meta, Table, Values};

@@ -1,0 +1,423 @@
+//! `ludus arena`: two bots play a match in any game; the report, and the
+//! record of every game for `ludus replay`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::Args;
+use engine::arena::{self, Config, GameLog, Summary, Wdl};
+use engine::game::Game;
+use engine::merels::{Blocked, BoardKind, Dice, Merels, PlacementMills, Rules};
+use engine::players::alphabeta::SearcherBot;
+use engine::players::{Bot, Spec, generic_bot};
+use engine::rithmo::{Position as RithmoPosition, Rithmomachia, RuleSet, Victory};
+use serde_json::{Value, json};
+use solver::merels::{PerfectBot, solution_for_play};
+
+use crate::error::{CliError, Result};
+use crate::merels_args::{DbArgs, MoreRuleArgs, RuleArgs, rules_for};
+use crate::progress::{Bars, counter};
+use crate::rithmo::{PositionArgs, write_atomically};
+
+#[derive(Args, Debug)]
+pub struct ArenaArgs {
+    /// The game: rota, merels (with --board) or rithmo
+    #[arg(long, value_parser = ["rota", "merels", "rithmo"])]
+    game: String,
+    /// The board of --game merels: three, six or nine
+    #[arg(long, value_parser = parse_board)]
+    board: Option<BoardKind>,
+    /// The dice reading of rota and merels: none, schaedler, murray or bell
+    /// [default: none for rota, schaedler for merels]
+    #[arg(long, value_parser = parse_dice)]
+    dice: Option<Dice>,
+    /// Bot A: random, greedy, alphabeta:depth=N, alphabeta:movetime=MS,
+    /// mcts:playouts=N[,length=PLIES] or perfect
+    #[arg(long = "a", value_name = "SPEC", value_parser = parse_spec)]
+    a: Spec,
+    /// Bot B, as bot A
+    #[arg(long = "b", value_name = "SPEC", value_parser = parse_spec)]
+    b: Spec,
+    /// Games to play; A moves first in the even ones
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Seed of the match: game i is played from (seed, i) alone
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Players' turns after which a game is a draw [default: 300; rithmo 1000]
+    #[arg(long, value_name = "P")]
+    max_plies: Option<usize>,
+    /// Games played at once [default: one per core]
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// One JSON object on standard output, for scripts
+    #[arg(long)]
+    json: bool,
+    /// Write every game as one JSON line to FILE (for `ludus replay`)
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// No progress bar
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    rules: RuleArgs,
+    #[command(flatten)]
+    more: MoreRuleArgs,
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    rithmo: PositionArgs,
+    /// Table size of Rithmomachia's engine, per bot and game, in MiB
+    #[arg(long, value_name = "MIB", default_value_t = 16)]
+    hash: usize,
+}
+
+fn parse_board(s: &str) -> std::result::Result<BoardKind, String> {
+    s.parse()
+}
+
+fn parse_dice(s: &str) -> std::result::Result<Dice, String> {
+    s.parse()
+}
+
+fn parse_spec(s: &str) -> std::result::Result<Spec, String> {
+    s.parse()
+}
+
+/// The match as the report and the record name it.
+struct Setup {
+    game: &'static str,
+    rules: Value,
+    label: String,
+}
+
+pub fn run(args: ArenaArgs) -> Result<()> {
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    match args.threads {
+        Some(0) => return Err("--threads must be at least 1".into()),
+        Some(t) if t > 1024 => return Err(CliError(format!("--threads {t} is beyond reason (at most 1024)"))),
+        _ => {}
+    }
+    if args.max_plies == Some(0) {
+        return Err("--max-plies must be at least 1".into());
+    }
+    match args.game.as_str() {
+        "rithmo" => run_rithmo(&args),
+        _ => run_merels(&args),
+    }
+}
+
+fn run_merels(args: &ArenaArgs) -> Result<()> {
+    let rota = args.game == "rota";
+    if args.rithmo.fen.is_some() || args.rithmo.victory.is_some() || args.rithmo.rules != "common" {
+        return Err(CliError(format!("--fen, --victory and --rules are options of --game rithmo, not {}", args.game)));
+    }
+    let kind = match (rota, args.board) {
+        (true, None | Some(BoardKind::Rota)) => BoardKind::Rota,
+        (true, Some(b)) => return Err(CliError(format!("--game rota is played on the rota board, not {b}"))),
+        (false, Some(b)) => b,
+        (false, None) => return Err("--game merels needs --board three, six or nine (rota is --game rota)".into()),
+    };
+    let dice = args.dice.unwrap_or(if rota { Dice::None } else { Dice::Schaedler });
+    let rules = rules_for(kind, dice, &args.rules, &args.more)?;
+    let game = Merels::new(rules);
+    // One solution for both bots, solved (or read) once.
+    let mut perfect: Option<Arc<PerfectBot>> = None;
+    let mut make = |spec: &Spec| -> Result<Box<dyn Bot<Merels>>> {
+        if *spec != Spec::Perfect {
+            return Ok(generic_bot(spec)?);
+        }
+        if perfect.is_none() {
+            let bars = Bars::new(args.quiet || args.json);
+            // Rota and three solve in an instant: no files for them.
+            let db = if matches!(kind, BoardKind::Six | BoardKind::Nine) { args.db.dir() } else { None };
+            let sol = solution_for_play(rules, db, &bars).map_err(CliError)?;
+            perfect = Some(Arc::new(PerfectBot::new(Arc::new(sol)).map_err(CliError)?));
+        }
+        Ok(Box::new(SharedBot(perfect.clone().expect("made above"))))
+    };
+    let (a, b) = (make(&args.a)?, make(&args.b)?);
+    let setup = Setup { game: game.name(), rules: merels_rules_json(&rules), label: rules.label() };
+    play_match(args, &game, a.as_ref(), b.as_ref(), &setup, 300)
+}
+
+fn run_rithmo(args: &ArenaArgs) -> Result<()> {
+    if args.board.is_some() || args.dice.is_some() {
+        return Err("--board and --dice are options of rota and merels, not rithmo".into());
+    }
+    let merels_options = args.rules.blocked.is_some()
+        || args.rules.placement_mills.is_some()
+        || args.more.diagonals
+        || args.more.flying
+        || args.more.no_take_from_mills
+        || args.more.double_mill_one
+        || args.more.special_72 != 5;
+    if merels_options {
+        return Err("the merels rules options do not apply to rithmo".into());
+    }
+    if args.hash == 0 || args.hash > 4096 {
+        return Err(CliError(format!("--hash {} MiB: choose between 1 and 4096", args.hash)));
+    }
+    let (start, rules) = args.rithmo.resolve()?;
+    let game = Rithmomachia::new(rules, start);
+    if game.result(&game.start()).is_some() {
+        return Err(CliError(format!("the game is over in the start position {start}")));
+    }
+    let make = |spec: &Spec| -> Result<Box<dyn Bot<Rithmomachia>>> {
+        match *spec {
+            Spec::Perfect => Err("perfect play needs a solved game: Rithmomachia is not solved (perfect plays rota \
+                                  and the merels boards)"
+                .into()),
+            Spec::AlphaBeta(limit) => Ok(Box::new(SearcherBot::new(limit, args.hash))),
+            _ => Ok(generic_bot(spec)?),
+        }
+    };
+    let (a, b) = (make(&args.a)?, make(&args.b)?);
+    let setup = Setup {
+        game: "rithmo",
+        rules: json!({"preset": rules.name, "victory": rules.victory.to_string(), "start": start.to_string()}),
+        label: format!("{} rules, victory {}", rules.name, rules.victory),
+    };
+    play_match(args, &game, a.as_ref(), b.as_ref(), &setup, 1000)
+}
+
+/// A bot shared by both seats (one solution in memory).
+struct SharedBot<B>(Arc<B>);
+
+impl<G: Game, B: Bot<G>> Bot<G> for SharedBot<B> {
+    fn name(&self) -> String {
+        self.0.name()
+    }
+    fn agent(&self, seed: u64) -> Box<dyn engine::players::Agent<G>> {
+        self.0.agent(seed)
+    }
+}
+
+fn play_match<G: Game>(
+    args: &ArenaArgs,
+    game: &G,
+    a: &dyn Bot<G>,
+    b: &dyn Bot<G>,
+    setup: &Setup,
+    default_plies: usize,
+) -> Result<()> {
+    let cfg = Config {
+        games: args.games,
+        seed: args.seed,
+        max_plies: args.max_plies.unwrap_or(default_plies),
+        threads: args.threads.unwrap_or(0),
+    };
+    let bar = counter(cfg.games as u64, "games", args.quiet || args.json);
+    let t = Instant::now();
+    let logs = arena::run(game, a, b, &cfg, &|| bar.inc(1)).map_err(|e| CliError(format!("illegal action: {e}")))?;
+    bar.finish_and_clear();
+    let seconds = t.elapsed().as_secs_f64();
+    let summary = Summary::of(&logs);
+    if let Some(path) = &args.record {
+        let mut text = String::new();
+        for g in &logs {
+            text.push_str(&record_line(args, setup, g).to_string());
+            text.push('\n');
+        }
+        write_atomically(path, text.as_bytes())?;
+    }
+    let threads = if cfg.threads == 0 { rayon::current_num_threads() } else { cfg.threads };
+    let timed = args.a.uses_time() || args.b.uses_time();
+    if args.json {
+        let mut v = serde_json::to_value(&summary).map_err(|e| CliError(e.to_string()))?;
+        v["game"] = json!(setup.game);
+        v["rules"] = setup.rules.clone();
+        v["label"] = json!(setup.label);
+        v["a"] = json!(args.a.to_string());
+        v["b"] = json!(args.b.to_string());
+        v["seed"] = json!(args.seed);
+        v["max_plies"] = json!(cfg.max_plies);
+        v["threads"] = json!(threads);
+        v["seconds"] = json!(seconds);
+        v["games_per_second"] = json!(cfg.games as f64 / seconds.max(1e-9));
+        v["elo_text"] = json!(elo_text(summary.elo));
+        v["reproducible"] = json!(!timed);
+        println!("{}", serde_json::to_string_pretty(&v).map_err(|e| CliError(e.to_string()))?);
+        return Ok(());
+    }
+    println!(
+        "Arena: {} ({}), {} games, seed {}, ply limit {}, {threads} threads: {:.2} s ({:.1} games/s)",
+        setup.game,
+        setup.label,
+        cfg.games,
+        args.seed,
+        cfg.max_plies,
+        seconds,
+        cfg.games as f64 / seconds.max(1e-9)
+    );
+    println!("A = {}   B = {}", args.a, args.b);
+    println!();
+    print_report(&summary);
+    if timed {
+        println!("(a bot plays by the clock: the games depend on the machine's speed, not on the seed alone)");
+    }
+    if let Some(path) = &args.record {
+        println!("Games recorded in {} (ludus replay {} --game K)", path.display(), path.display());
+    }
+    Ok(())
+}
+
+fn elo_text(e: f64) -> String {
+    if e == f64::INFINITY {
+        "+inf".into()
+    } else if e == f64::NEG_INFINITY {
+        "-inf".into()
+    } else {
+        format!("{e:+.1}")
+    }
+}
+
+fn print_report(s: &Summary) {
+    let row = |name: &str, w: &Wdl| {
+        let n = w.games();
+        let score = if n > 0 { (w.wins as f64 + 0.5 * w.draws as f64) / n as f64 } else { f64::NAN };
+        println!("  {name:<12} {:>7} {:>7} {:>7} {:>7} {:>8.4}", n, w.wins, w.draws, w.losses, score);
+    };
+    println!("  {:<12} {:>7} {:>7} {:>7} {:>7} {:>8}", "", "games", "wins", "draws", "losses", "score");
+    let a = Wdl { wins: s.a_wins, draws: s.draws, losses: s.b_wins };
+    let b = Wdl { wins: s.b_wins, draws: s.draws, losses: s.a_wins };
+    row("A", &a);
+    row("  moving 1st", &s.a_first);
+    row("  moving 2nd", &s.a_second);
+    row("B", &b);
+    row("  moving 1st", &s.b_first);
+    row("  moving 2nd", &s.b_second);
+    println!();
+    let sc = &s.score;
+    println!(
+        "A's score {:.4} ± {:.4} (95% interval {:.4} to {:.4}; wins count 1, draws ½)",
+        sc.score,
+        1.96 * sc.std_error,
+        sc.low,
+        sc.high
+    );
+    let note = if sc.score == 1.0 || sc.score == 0.0 {
+        " — one bot won every game: no finite estimate; the interval's finite end is the rule of three"
+    } else {
+        ""
+    };
+    println!(
+        "Elo difference A − B: {} (95% interval {} to {}){note}",
+        elo_text(s.elo),
+        elo_text(s.elo_low),
+        elo_text(s.elo_high)
+    );
+    let f = &s.first_seat;
+    println!(
+        "First player's advantage: the first seat scored {:.4} (95% interval {:.4} to {:.4}) and won {:.2}% of \
+         games (95% interval {:.2}% to {:.2}%); {} wins, {} draws, {} losses",
+        f.score.score,
+        f.score.low,
+        f.score.high,
+        100.0 * f.win_rate,
+        100.0 * f.win_rate_low,
+        100.0 * f.win_rate_high,
+        f.results.wins,
+        f.results.draws,
+        f.results.losses
+    );
+    println!(
+        "Average length {:.1} plies; {} games drawn by the ply limit (counted as draws)",
+        s.average_plies, s.ply_limit_draws
+    );
+}
+
+/// One game in the record: the game, its full rules, seeds, bots, moves
+/// and result.
+fn record_line(args: &ArenaArgs, setup: &Setup, g: &GameLog) -> Value {
+    let (first, second) = if g.a_first { ("a", "b") } else { ("b", "a") };
+    let (result, winner) = match g.played.outcome {
+        engine::game::Outcome::Win(0) => ("first", Some(first)),
+        engine::game::Outcome::Win(_) => ("second", Some(second)),
+        engine::game::Outcome::Draw => ("draw", None),
+    };
+    json!({
+        "game": setup.game,
+        "rules": setup.rules,
+        "seed": args.seed,
+        "index": g.index,
+        "game_seed": g.seed,
+        "first": first,
+        "a": args.a.to_string(),
+        "b": args.b.to_string(),
+        "moves": g.played.moves,
+        "plies": g.played.plies,
+        "result": result,
+        "winner": winner,
+        "ply_limit": g.played.ply_limit,
+    })
+}
+
+/// The rules of the merels family in a record: every field.
+pub fn merels_rules_json(r: &Rules) -> Value {
+    json!({
+        "board": r.board.kind.name(),
+        "diagonals": r.board.diagonals,
+        "dice": r.dice.name(),
+        "flying": r.flying,
+        "no_take_from_mills": r.no_take_from_mills,
+        "double_mill_one": r.double_mill_one,
+        "placement_mills": r.placement_mills.name(),
+        "blocked": r.blocked.name(),
+        "special_72": r.special_72,
+    })
+}
+
+/// The rules of a record, rebuilt.
+pub fn merels_rules_from_json(v: &Value) -> std::result::Result<Rules, String> {
+    let text = |k: &str| v[k].as_str().ok_or_else(|| format!("the rules lack '{k}'"));
+    let flag = |k: &str| v[k].as_bool().ok_or_else(|| format!("the rules lack '{k}' (true or false)"));
+    let kind: BoardKind = text("board")?.parse()?;
+    let dice: Dice = text("dice")?.parse()?;
+    let mut rules = Rules::new(kind, dice);
+    let diagonals = flag("diagonals")?;
+    if diagonals && kind != BoardKind::Three {
+        return Err(format!("diagonals are an option of the three board, not {kind}"));
+    }
+    rules = rules.with_diagonals(diagonals);
+    rules.flying = flag("flying")?;
+    rules.no_take_from_mills = flag("no_take_from_mills")?;
+    rules.double_mill_one = flag("double_mill_one")?;
+    rules.placement_mills = text("placement_mills")?.parse::<PlacementMills>()?;
+    rules.blocked = text("blocked")?.parse::<Blocked>()?;
+    rules.special_72 =
+        v["special_72"].as_u64().filter(|&n| n <= 72).ok_or("the rules lack 'special_72' (a number from 0 to 72)")?
+            as u8;
+    Ok(rules)
+}
+
+/// The rules and start of a Rithmomachia record, rebuilt.
+pub fn rithmo_rules_from_json(v: &Value) -> std::result::Result<(RuleSet, RithmoPosition), String> {
+    let text = |k: &str| v[k].as_str().ok_or_else(|| format!("the rules lack '{k}'"));
+    let rules = RuleSet::preset(text("preset")?)?.with_victory(text("victory")?.parse::<Victory>()?);
+    let start: RithmoPosition = text("start")?.parse().map_err(|e: engine::rithmo::ParseRfenError| e.to_string())?;
+    Ok((rules, start))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merels_rules_survive_the_record() {
+        let mut r = Rules::new(BoardKind::Three, Dice::Murray).with_diagonals(true);
+        r.flying = true;
+        r.blocked = Blocked::Pass;
+        r.special_72 = 9;
+        assert_eq!(merels_rules_from_json(&merels_rules_json(&r)).unwrap(), r);
+        for kind in BoardKind::ALL {
+            for dice in Dice::ALL {
+                let r = Rules::new(kind, dice);
+                assert_eq!(merels_rules_from_json(&merels_rules_json(&r)).unwrap(), r);
+            }
+        }
+    }
+}

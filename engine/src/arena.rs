@@ -1,0 +1,393 @@
+//! The arena: two bots play a match of many games of one [`Game`].
+//!
+//! Game `i` is played from its own seed, derived from the match seed and
+//! `i` alone: its chance outcomes and both agents' random choices come from
+//! it, so a match is the same whatever the number of threads (unless a bot
+//! plays by the clock). Bot A moves first in even games, B in odd ones.
+//! Every action a bot chooses is checked against the legal ones: an illegal
+//! action is a bug, reported as an error. A game longer than the ply limit
+//! is a draw.
+
+use rand::Rng as _;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::game::{Game, Outcome, Turn};
+use crate::players::{Bot, rng};
+
+/// How a match is played.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    pub games: usize,
+    pub seed: u64,
+    /// Players' turns after which an unfinished game is a draw.
+    pub max_plies: usize,
+    /// Threads playing games at once (0: one per core).
+    pub threads: usize,
+}
+
+/// SplitMix64's finaliser: spreads seeds apart.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The seed of game `index` of a match.
+pub fn game_seed(seed: u64, index: usize) -> u64 {
+    mix(mix(seed) ^ index as u64)
+}
+
+/// One game as played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played {
+    /// The players' actions in notation (chance outcomes show in them: a
+    /// dice merels move after a throw is written `special:a1^d1`).
+    pub moves: Vec<String>,
+    /// Players' turns played.
+    pub plies: usize,
+    pub outcome: Outcome,
+    /// Drawn by the ply limit.
+    pub ply_limit: bool,
+}
+
+/// A bot chose an action that is not legal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IllegalAction {
+    pub bot: String,
+    pub player: usize,
+    pub ply: usize,
+    pub action: String,
+    pub moves: Vec<String>,
+}
+
+impl std::fmt::Display for IllegalAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "bot {} (player {}) chose the illegal action {} at ply {} after {}",
+            self.bot,
+            self.player,
+            self.action,
+            self.ply + 1,
+            if self.moves.is_empty() { "no moves".to_string() } else { self.moves.join(" ") }
+        )
+    }
+}
+
+/// Plays one game: `bots[p]` is player `p`; `agent_seeds[p]` seeds its agent.
+pub fn play_game<G: Game>(
+    game: &G,
+    bots: [&dyn Bot<G>; 2],
+    seed: u64,
+    agent_seeds: [u64; 2],
+    max_plies: usize,
+) -> Result<Played, IllegalAction> {
+    let mut chance = rng(mix(seed ^ 0xC4A2_CE00));
+    let mut agents = [bots[0].agent(agent_seeds[0]), bots[1].agent(agent_seeds[1])];
+    let mut st = game.start();
+    let mut moves = Vec::new();
+    let mut plies = 0;
+    loop {
+        if let Some(outcome) = game.result(&st) {
+            return Ok(Played { moves, plies, outcome, ply_limit: false });
+        }
+        match game.turn(&st) {
+            Turn::Chance => {
+                let outcomes = game.chances(&st);
+                let mut x = chance.random::<f64>();
+                let mut pick = outcomes.len() - 1;
+                for (i, (_, p)) in outcomes.iter().enumerate() {
+                    x -= p;
+                    if x < 0.0 {
+                        pick = i;
+                        break;
+                    }
+                }
+                st = game.apply(&st, outcomes[pick].0);
+            }
+            Turn::Player(p) => {
+                if plies >= max_plies {
+                    return Ok(Played { moves, plies, outcome: Outcome::Draw, ply_limit: true });
+                }
+                let legal = game.actions(&st);
+                let a = agents[p].choose(game, &st);
+                if !legal.contains(&a) {
+                    return Err(IllegalAction {
+                        bot: bots[p].name(),
+                        player: p,
+                        ply: plies,
+                        action: format!("{} ({a:?})", game.action_text(&st, a)),
+                        moves,
+                    });
+                }
+                moves.push(game.action_text(&st, a));
+                st = game.apply(&st, a);
+                plies += 1;
+            }
+        }
+    }
+}
+
+/// One game of a match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameLog {
+    pub index: usize,
+    pub seed: u64,
+    /// A moved first.
+    pub a_first: bool,
+    pub played: Played,
+}
+
+impl GameLog {
+    /// A's score: 1, ½ or 0.
+    pub fn a_score(&self) -> f64 {
+        self.played.outcome.score(if self.a_first { 0 } else { 1 })
+    }
+}
+
+/// Plays a match; `progress` is called after each game.
+pub fn run<G: Game>(
+    game: &G,
+    a: &dyn Bot<G>,
+    b: &dyn Bot<G>,
+    cfg: &Config,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<GameLog>, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()
+        .map_err(|e| format!("cannot start {} threads: {e}", cfg.threads))?;
+    pool.install(|| {
+        (0..cfg.games)
+            .into_par_iter()
+            .map(|index| {
+                let seed = game_seed(cfg.seed, index);
+                let a_first = index % 2 == 0;
+                let (sa, sb) = (mix(seed ^ 0xA), mix(seed ^ 0xB));
+                let (bots, seeds) = if a_first { ([a, b], [sa, sb]) } else { ([b, a], [sb, sa]) };
+                let played = play_game(game, bots, seed, seeds, cfg.max_plies)
+                    .map_err(|e| format!("game {index} (seed {seed}): {e}"))?;
+                progress();
+                Ok(GameLog { index, seed, a_first, played })
+            })
+            .collect()
+    })
+}
+
+/// Wins, draws and losses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Wdl {
+    pub wins: usize,
+    pub draws: usize,
+    pub losses: usize,
+}
+
+impl Wdl {
+    pub fn games(&self) -> usize {
+        self.wins + self.draws + self.losses
+    }
+
+    fn add(&mut self, score: f64) {
+        if score == 1.0 {
+            self.wins += 1;
+        } else if score == 0.0 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
+    fn flipped(self) -> Wdl {
+        Wdl { wins: self.losses, draws: self.draws, losses: self.wins }
+    }
+}
+
+/// A mean score of games scored 1, ½, 0 with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Score {
+    pub score: f64,
+    /// The standard error from the games' own variance.
+    pub std_error: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Score {
+    /// From the scores of the games: the mean ± 1.96 standard errors of the
+    /// per-game variance. When every game scored the same 1 (or 0) the
+    /// variance says nothing; the interval's other end is then the rule of
+    /// three (at 95%, fewer than 3/n of games go the other way).
+    pub fn of(scores: &[f64]) -> Score {
+        let n = scores.len() as f64;
+        if scores.is_empty() {
+            return Score { score: 0.5, std_error: 0.0, low: 0.0, high: 1.0 };
+        }
+        let s = scores.iter().sum::<f64>() / n;
+        let var = if n > 1.0 { scores.iter().map(|x| (x - s) * (x - s)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+        let se = (var / n).sqrt();
+        let (mut low, mut high) = ((s - 1.96 * se).max(0.0), (s + 1.96 * se).min(1.0));
+        if s == 1.0 {
+            low = (1.0 - 3.0 / n).max(0.0);
+        } else if s == 0.0 {
+            high = (3.0 / n).min(1.0);
+        }
+        Score { score: s, std_error: se, low, high }
+    }
+}
+
+/// The Elo difference a score means: `-400 log10(1/s - 1)`, infinite at 0
+/// and 1.
+pub fn elo(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+/// A proportion's 95% Wilson interval.
+pub fn wilson(successes: usize, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let (k, n) = (successes as f64, n as f64);
+    let z = 1.96;
+    let p = k / n;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The first player's advantage: the first seat's results whoever sat there.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct FirstSeat {
+    pub results: Wdl,
+    pub score: Score,
+    pub win_rate: f64,
+    /// 95% Wilson interval of the win rate.
+    pub win_rate_low: f64,
+    pub win_rate_high: f64,
+}
+
+/// A match's results.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub games: usize,
+    pub a_wins: usize,
+    pub b_wins: usize,
+    pub draws: usize,
+    /// Draws by the ply limit (counted in `draws`).
+    pub ply_limit_draws: usize,
+    pub a_first: Wdl,
+    pub a_second: Wdl,
+    pub b_first: Wdl,
+    pub b_second: Wdl,
+    /// A's score: (wins + draws / 2) / games.
+    pub score: Score,
+    /// A's Elo difference over B and its 95% interval (infinite ends are
+    /// written as null in JSON).
+    pub elo: f64,
+    pub elo_low: f64,
+    pub elo_high: f64,
+    pub first_seat: FirstSeat,
+    pub average_plies: f64,
+}
+
+impl Summary {
+    pub fn of(logs: &[GameLog]) -> Summary {
+        let (mut a_first, mut a_second) = (Wdl::default(), Wdl::default());
+        let mut first_scores = Vec::with_capacity(logs.len());
+        let mut a_scores = Vec::with_capacity(logs.len());
+        for g in logs {
+            let s = g.a_score();
+            a_scores.push(s);
+            if g.a_first {
+                a_first.add(s);
+                first_scores.push(s);
+            } else {
+                a_second.add(s);
+                first_scores.push(1.0 - s);
+            }
+        }
+        let a = Wdl {
+            wins: a_first.wins + a_second.wins,
+            draws: a_first.draws + a_second.draws,
+            losses: a_first.losses + a_second.losses,
+        };
+        let (b_first, b_second) = (a_second.flipped(), a_first.flipped());
+        let first = Wdl {
+            wins: a_first.wins + b_first.wins,
+            draws: a_first.draws + b_first.draws,
+            losses: a_first.losses + b_first.losses,
+        };
+        let score = Score::of(&a_scores);
+        let n = logs.len();
+        let (wl, wh) = wilson(first.wins, n);
+        Summary {
+            games: n,
+            a_wins: a.wins,
+            b_wins: a.losses,
+            draws: a.draws,
+            ply_limit_draws: logs.iter().filter(|g| g.played.ply_limit).count(),
+            a_first,
+            a_second,
+            b_first,
+            b_second,
+            score,
+            elo: elo(score.score),
+            elo_low: elo(score.low),
+            elo_high: elo(score.high),
+            first_seat: FirstSeat {
+                results: first,
+                score: Score::of(&first_scores),
+                win_rate: if n > 0 { first.wins as f64 / n as f64 } else { 0.0 },
+                win_rate_low: wl,
+                win_rate_high: wh,
+            },
+            average_plies: if n > 0 { logs.iter().map(|g| g.played.plies as f64).sum::<f64>() / n as f64 } else { 0.0 },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_scores() {
+        assert_eq!(elo(0.5), 0.0);
+        assert!((elo(0.75) - 190.848).abs() < 1e-3);
+        assert!((elo(0.25) + 190.848).abs() < 1e-3);
+        assert_eq!(elo(1.0), f64::INFINITY);
+        assert_eq!(elo(0.0), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn scores_and_intervals() {
+        let s = Score::of(&[1.0, 0.0, 0.5, 0.5]);
+        assert_eq!(s.score, 0.5);
+        // Sample variance 1/6, over 4 games.
+        assert!((s.std_error - (1.0f64 / 24.0).sqrt()).abs() < 1e-12);
+        let all = Score::of(&[1.0; 30]);
+        assert_eq!((all.score, all.high), (1.0, 1.0));
+        assert!((all.low - 0.9).abs() < 1e-12);
+        let none = Score::of(&[0.0; 30]);
+        assert!((none.high - 0.1).abs() < 1e-12);
+        let (lo, hi) = wilson(50, 100);
+        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3);
+    }
+
+    #[test]
+    fn seeds_differ_by_game() {
+        let s: Vec<u64> = (0..100).map(|i| game_seed(7, i)).collect();
+        let mut d = s.clone();
+        d.sort_unstable();
+        d.dedup();
+        assert_eq!(d.len(), s.len());
+        assert_ne!(game_seed(7, 0), game_seed(8, 0));
+    }
+}

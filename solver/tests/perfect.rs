@@ -1,0 +1,103 @@
+//! Perfect play against the solutions it reads, and the generic alpha-beta
+//! against the solved values: both choose only what the solver says is best
+//! (or, for alpha-beta, a move that keeps a short forced win).
+
+use engine::game::{Game, Turn};
+use engine::merels::{BoardKind, Dice, Merels, Move, Play, Rules};
+use engine::players::alphabeta::AlphaBetaAgent;
+use engine::players::{Agent, Bot, Limit};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use solver::merels::{Eval, Kind, PerfectBot, Sector, Silent, Solution, Value, solution_for_play};
+use std::sync::Arc;
+
+/// Positions met along random games, at the players' turns.
+fn positions(game: &Merels, n: usize, seed: u64) -> Vec<Play> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut st = game.start();
+        for _ in 0..60 {
+            if game.result(&st).is_some() {
+                break;
+            }
+            match game.turn(&st) {
+                Turn::Chance => {
+                    let ch = game.chances(&st);
+                    let i = if rng.random::<f64>() < ch[0].1 { 0 } else { ch.len() - 1 };
+                    st = game.apply(&st, ch[i].0);
+                }
+                Turn::Player(_) => {
+                    out.push(st);
+                    let acts = game.actions(&st);
+                    st = game.apply(&st, acts[rng.random_range(0..acts.len())]);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn perfect_chooses_only_best_actions_and_breaks_ties_at_random() {
+    for rules in
+        [Rules::rota(), Rules::new(BoardKind::Three, Dice::Murray), Rules::new(BoardKind::Three, Dice::Schaedler)]
+    {
+        let sol = Arc::new(Solution::solve(rules, &Silent));
+        let bot = PerfectBot::new(sol.clone()).unwrap();
+        let game = Merels::new(rules);
+        let mut varied = false;
+        for st in positions(&game, 300, 1) {
+            let throw = st.throw.unwrap_or(engine::merels::Throw::None);
+            let rated: Vec<_> = sol.rate_actions(&st.state).into_iter().filter(|r| r.0 == throw).collect();
+            let top = rated[0].2;
+            let best: Vec<_> =
+                rated.iter().filter(|r| solver::merels::solution::compare(&r.2, &top).is_eq()).map(|r| r.1).collect();
+            let mut seen = Vec::new();
+            for seed in 0..8 {
+                let Move::Act(a, _) = bot.agent(seed).choose(&game, &st) else { panic!("a throw chosen") };
+                assert!(best.contains(&a), "{}: {a:?} is not among the best", rules.label());
+                if !seen.contains(&a) {
+                    seen.push(a);
+                }
+            }
+            varied |= seen.len() > 1;
+        }
+        assert!(varied, "{}: ties are never broken differently", rules.label());
+    }
+}
+
+#[test]
+fn alphabeta_keeps_short_forced_wins() {
+    let rules = Rules::new(BoardKind::Three, Dice::None);
+    let sol = Solution::solve(rules, &Silent);
+    let game = Merels::new(rules);
+    let mut checked = 0;
+    for st in positions(&game, 400, 2) {
+        let Some(Value::Win(n)) = sol.dtm(&st.state) else { continue };
+        if n > 5 {
+            continue;
+        }
+        let mut ab = AlphaBetaAgent::new(Limit { depth: Some(5), movetime: None }, 3);
+        let Move::Act(_, child) = ab.choose(&game, &st) else { panic!("a throw chosen") };
+        let kind = Kind::of(&rules, Sector::of(&st.state));
+        let v = sol.action_value(kind, &child).unwrap();
+        assert!(matches!(v, Eval::Dtm(Value::Win(_))), "a win in {n} thrown away: {v:?}");
+        checked += 1;
+    }
+    assert!(checked > 10, "only {checked} positions with a short win");
+}
+
+#[test]
+fn perfect_refuses_what_is_not_solved() {
+    let nine = Rules::new(BoardKind::Nine, Dice::None);
+    let e = solution_for_play(nine, None, &Silent).err().unwrap();
+    assert!(e.contains("too big"), "{e}");
+    let dir = std::env::temp_dir().join(format!("ludus-perfect-test-{}", std::process::id()));
+    let e = solution_for_play(nine, Some(dir), &Silent).err().unwrap();
+    assert!(e.contains("not solved") && e.contains("ludus merels solve"), "{e}");
+    // A partial solution (endgames only) is refused too.
+    let opts = solver::merels::SolveOptions { max_men: Some(4), ..Default::default() };
+    let part = Solution::solve_with(Rules::new(BoardKind::Six, Dice::None), &opts, &Silent).unwrap();
+    assert!(PerfectBot::new(Arc::new(part)).is_err());
+}
