@@ -3,7 +3,9 @@
 //! actions in every game, reproducibility, records and their replay, and
 //! bad input refused with exit code 2.
 
-use std::process::{Command, Output};
+mod common;
+use common::{ludus, stderr, stdout};
+
 use std::sync::Arc;
 
 use engine::arena::{self, Config, GameLog};
@@ -14,22 +16,8 @@ use engine::players::{Bot, Spec, generic_bot};
 use engine::rithmo::{Position, Rithmomachia, RuleSet};
 use solver::merels::{PerfectBot, Silent, Solution};
 
-fn ludus(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ludus")).args(args).output().expect("run ludus")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
 fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("ludus-arena-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::temp("arena", name)
 }
 
 fn spec(s: &str) -> Spec {
@@ -201,7 +189,7 @@ fn a_game_over_the_ply_limit_is_a_draw() {
 #[test]
 fn matches_are_reproducible_from_the_seed_whatever_the_threads() {
     let (one, two) = (temp("one.jsonl"), temp("two.jsonl"));
-    for (threads, path) in [("1", &one), ("2", &two)] {
+    let record = |seed: &str, threads: &str, path: &std::path::Path| {
         let o = ludus(&[
             "arena",
             "--game",
@@ -217,7 +205,7 @@ fn matches_are_reproducible_from_the_seed_whatever_the_threads() {
             "--games",
             "12",
             "--seed",
-            "42",
+            seed,
             "--threads",
             threads,
             "--record",
@@ -225,33 +213,13 @@ fn matches_are_reproducible_from_the_seed_whatever_the_threads() {
             "-q",
         ]);
         assert!(o.status.success(), "{}", stderr(&o));
-    }
+    };
+    record("42", "1", &one);
+    record("42", "2", &two);
     let (x, y) = (std::fs::read_to_string(&one).unwrap(), std::fs::read_to_string(&two).unwrap());
     assert_eq!(x, y);
     assert_eq!(x.lines().count(), 12);
-    let o = ludus(&[
-        "arena",
-        "--game",
-        "merels",
-        "--board",
-        "three",
-        "--dice",
-        "murray",
-        "--a",
-        "mcts:playouts=30",
-        "--b",
-        "alphabeta:depth=2",
-        "--games",
-        "12",
-        "--seed",
-        "43",
-        "--threads",
-        "2",
-        "--record",
-        one.to_str().unwrap(),
-        "-q",
-    ]);
-    assert!(o.status.success());
+    record("43", "2", &one);
     assert_ne!(std::fs::read_to_string(&one).unwrap(), y, "another seed, other games");
 }
 

@@ -1,19 +1,8 @@
 //! The `ludus` binary end to end: reports, JSON for scripts, and bad input
 //! refused with a message and exit code 2.
 
-use std::process::{Command, Output};
-
-fn ludus(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ludus")).args(args).output().expect("run ludus")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod common;
+use common::{ludus, stderr, stdout};
 
 #[test]
 fn help_lists_every_subcommand() {

@@ -1,11 +1,10 @@
 //! `ludus rithmo` end to end.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::ludus;
 
-fn ludus(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ludus")).args(args).output().expect("run ludus")
-}
+use std::io::Write;
+use std::process::{Command, Stdio};
 
 #[test]
 fn perft_json_has_the_documented_keys() {

@@ -2,22 +2,12 @@
 //! simulations reproducible from the seed, one game roll by roll, the
 //! strategies, figures, and bad input refused with exit code 2.
 
+mod common;
+use common::{ludus, stderr, stdout};
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use serde_json::Value;
-
-fn ludus(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ludus")).args(args).output().expect("run ludus")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn json(args: &[&str]) -> Value {
     let o = ludus(args);
