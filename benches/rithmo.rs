@@ -1,8 +1,9 @@
-//! Benchmarks of the Rithmomachia move generator: perft from the start and
-//! from a tactical middlegame (pieces in contact, a pyramid already struck).
+//! Benchmarks of Rithmomachia: the move generator's perft from the start and
+//! from a tactical middlegame (pieces in contact, a pyramid already struck),
+//! and the engine's fixed-depth search from both (a fresh table each time).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use engine::rithmo::{Position, RuleSet, perft};
+use engine::rithmo::{Limits, Position, RuleSet, Searcher, perft};
 
 /// Reached by play that captures often; Odd's pyramid has lost a layer.
 pub const MIDDLEGAME: &str = "s49,s121,4,s225,1/s28,s66,t36,t30,t56,t64,s120,1/t16,c9,1,c25,c49,c81,t90,1/2,c3,c5,1,c9,1,s361/4,c7,t100,2/8/3,t12,4/7,p[s49.t36.t25.c16]/8/8/3,C4,4/T81,7/1,C8,1,C6,C16,1,C4,C2/1,T72,C64,C36,2,T6,T9/S153,P[S36.S25.T16.T9.C4.C1],T49,T42,T20,T25,S45,S15/S289,S169,1,S81,3,S25 e s64 - 9 23";
@@ -21,5 +22,21 @@ fn perft_bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, perft_bench);
+fn search_bench(c: &mut Criterion) {
+    let rules = RuleSet::common();
+    for (name, pos, depth) in
+        [("start", Position::start(), 7), ("middlegame", MIDDLEGAME.parse::<Position>().expect("rfen"), 5)]
+    {
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let search = || Searcher::new(rules, 16).search(&pos, &[pos.hash()], limits, |_| {});
+        let nodes = search().nodes;
+        let mut g = c.benchmark_group(format!("search {name}"));
+        g.throughput(Throughput::Elements(nodes));
+        g.sample_size(10);
+        g.bench_function(format!("depth {depth} ({nodes} nodes)"), |b| b.iter(search));
+        g.finish();
+    }
+}
+
+criterion_group!(benches, perft_bench, search_bench);
 criterion_main!(benches);
