@@ -253,7 +253,7 @@ fn print_report(r: &MerelsReport, sol: &Solution) {
         r.positions,
         r.sectors.len(),
         human_bytes(r.bytes_on_disk),
-        r.sectors.iter().map(|s| s.seconds).sum::<f64>(),
+        r.solving_seconds,
         r.positions_per_second,
         r.seconds
     );

@@ -112,7 +112,10 @@ pub struct SectorReport {
     pub mean_value: f64,
     pub longest_win: Option<u16>,
     pub bytes_on_disk: Option<u64>,
+    /// Time spent solving the sector's group (a sector solved together with
+    /// its mirror shares the time with it).
     pub seconds: f64,
+    /// The group's positions per second.
     pub positions_per_second: f64,
     pub sweeps: Option<u64>,
     pub widest_interval: Option<f64>,
@@ -144,7 +147,11 @@ pub struct MerelsReport {
     pub sectors: Vec<SectorReport>,
     pub positions: u64,
     pub bytes_on_disk: u64,
+    /// Wall time of this run.
     pub seconds: f64,
+    /// Time spent solving every sector group listed, when it was solved
+    /// (this run or an earlier one).
+    pub solving_seconds: f64,
     pub positions_per_second: f64,
     pub projection: Projection,
 }
@@ -203,14 +210,18 @@ pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
     let mut total_bytes = 0;
     let mut solve_seconds = 0.0;
     for rec in &sol.records {
-        for &s in &rec.sectors {
-            let Some(sum) = sol.summary(s) else { continue };
+        let summaries: Vec<_> = rec.sectors.iter().filter_map(|&s| Some((s, sol.summary(s)?))).collect();
+        // The sectors of a group share its time.
+        let group_seconds = summaries.iter().map(|(_, sum)| sum.meta.seconds).fold(0.0, f64::max);
+        let group_positions: u64 = summaries.iter().map(|(_, sum)| sum.census.positions).sum();
+        let group_rate = if group_seconds > 0.0 { group_positions as f64 / group_seconds } else { 0.0 };
+        solve_seconds += group_seconds;
+        for (s, sum) in summaries {
             let (c, meta) = (sum.census, sum.meta);
             let kind = Kind::of(&sol.rules, s);
             let bytes = sol.database().and_then(|db| db.file_size(s));
             total_positions += c.positions;
             total_bytes += bytes.unwrap_or(0);
-            solve_seconds += meta.seconds;
             let chance = kind == Kind::Chance;
             sectors.push(SectorReport {
                 sector: s.to_string(),
@@ -225,8 +236,8 @@ pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
                 mean_value: c.mean,
                 longest_win: (kind == Kind::Dtm).then_some(c.longest_win),
                 bytes_on_disk: bytes,
-                seconds: meta.seconds,
-                positions_per_second: if meta.seconds > 0.0 { c.positions as f64 / meta.seconds } else { 0.0 },
+                seconds: group_seconds,
+                positions_per_second: group_rate,
                 sweeps: chance.then_some(meta.sweeps).filter(|&s| s > 0),
                 widest_interval: chance.then_some(c.widest),
                 open_positions: chance.then_some(c.open),
@@ -245,6 +256,7 @@ pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
         positions: total_positions,
         bytes_on_disk: total_bytes,
         seconds,
+        solving_seconds: solve_seconds,
         positions_per_second: if solve_seconds > 0.0 { total_positions as f64 / solve_seconds } else { 0.0 },
         projection,
     }
@@ -253,6 +265,7 @@ pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
 /// Sizes of every sector of the game from the indexing alone (indices, a
 /// slight overcount of positions), and the time the rest would take.
 fn project(sol: &Solution, solved: u64, seconds: f64, bytes: u64) -> Projection {
+    // Indices, not positions, measure both the work done and the work left.
     let all: u64 = sol.order().iter().flatten().map(|&s| Indexer::new(sol.board_tables.clone(), s).size()).sum();
     let solved_indices: u64 = sol
         .records
@@ -260,7 +273,7 @@ fn project(sol: &Solution, solved: u64, seconds: f64, bytes: u64) -> Projection 
         .flat_map(|r| r.sectors.iter())
         .map(|&s| Indexer::new(sol.board_tables.clone(), s).size())
         .sum();
-    let rate = if seconds > 0.0 { solved as f64 / seconds } else { 0.0 };
+    let rate = if seconds > 0.0 { solved_indices as f64 / seconds } else { 0.0 };
     let remaining = all.saturating_sub(solved_indices);
     let bytes_per_index = if solved_indices > 0 { bytes as f64 / solved_indices as f64 } else { 1.0 };
     Projection {
