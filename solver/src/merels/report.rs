@@ -112,10 +112,10 @@ pub struct SectorReport {
     pub mean_value: f64,
     pub longest_win: Option<u16>,
     pub bytes_on_disk: Option<u64>,
-    /// Time spent solving the sector's group (a sector solved together with
-    /// its mirror shares the time with it).
+    /// The sector's share of its group's solving time (a group's time is
+    /// split evenly among its sectors: a sector and its mirror are solved
+    /// together).
     pub seconds: f64,
-    /// The group's positions per second.
     pub positions_per_second: f64,
     pub sweeps: Option<u64>,
     pub widest_interval: Option<f64>,
@@ -210,18 +210,14 @@ pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
     let mut total_bytes = 0;
     let mut solve_seconds = 0.0;
     for rec in &sol.records {
-        let summaries: Vec<_> = rec.sectors.iter().filter_map(|&s| Some((s, sol.summary(s)?))).collect();
-        // The sectors of a group share its time.
-        let group_seconds = summaries.iter().map(|(_, sum)| sum.meta.seconds).fold(0.0, f64::max);
-        let group_positions: u64 = summaries.iter().map(|(_, sum)| sum.census.positions).sum();
-        let group_rate = if group_seconds > 0.0 { group_positions as f64 / group_seconds } else { 0.0 };
-        solve_seconds += group_seconds;
-        for (s, sum) in summaries {
+        for &s in &rec.sectors {
+            let Some(sum) = sol.summary(s) else { continue };
             let (c, meta) = (sum.census, sum.meta);
             let kind = Kind::of(&sol.rules, s);
             let bytes = sol.database().and_then(|db| db.file_size(s));
             total_positions += c.positions;
             total_bytes += bytes.unwrap_or(0);
+            solve_seconds += meta.seconds;
             let chance = kind == Kind::Chance;
             sectors.push(SectorReport {
                 sector: s.to_string(),
@@ -236,8 +232,8 @@ pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
                 mean_value: c.mean,
                 longest_win: (kind == Kind::Dtm).then_some(c.longest_win),
                 bytes_on_disk: bytes,
-                seconds: group_seconds,
-                positions_per_second: group_rate,
+                seconds: meta.seconds,
+                positions_per_second: if meta.seconds > 0.0 { c.positions as f64 / meta.seconds } else { 0.0 },
                 sweeps: chance.then_some(meta.sweeps).filter(|&s| s > 0),
                 widest_interval: chance.then_some(c.widest),
                 open_positions: chance.then_some(c.open),
