@@ -278,6 +278,12 @@ impl Position {
     pub fn make(&mut self, m: Move, rules: &RuleSet) -> Snapshot {
         let mover = self.side_to_move();
         let mut snap = self.snapshot(mover);
+        // A pyramid that moves changes the pyramid table before any removal
+        // would save it: save it now, so that unmaking restores the table as
+        // it was before the move.
+        if self.shape_of(m.from) == Shape::Pyramid {
+            self.save_pyramids(&mut snap);
+        }
         match m.kind {
             MoveKind::Plain => self.relocate(m.from, m.to),
             MoveKind::Capture => {

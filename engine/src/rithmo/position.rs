@@ -103,7 +103,7 @@ pub struct Snapshot {
     captured: (u8, u32, u32),
     /// Pieces removed (the captured one first, then the besieged).
     removed: ArrayVec<(Square, Side, Shape, u16), 32>,
-    /// The pyramids before the move, when it took or struck one.
+    /// The pyramids before the move, when it took, struck or moved one.
     pyramids: Option<([Square; MAX_PYRAMIDS], [Pyramid; MAX_PYRAMIDS], u8)>,
 }
 
