@@ -1,11 +1,13 @@
 //! Rithmomachia on hand-made positions: each capture kind for both sides,
 //! pyramids, sieges, victories, draws; perft from the start; notation.
 
+mod common;
+
 use std::collections::BTreeMap;
 
 use engine::rithmo::{Game, Move, Position, Reason, RuleSet, Side, Square, Status, Victory, perft};
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// An RFEN from pieces by square, side to move, and counters.
@@ -294,12 +296,7 @@ fn random_positions(seed: u64, plies: usize) -> Vec<Position> {
         if moves.is_empty() {
             break;
         }
-        let tactical: Vec<Move> = moves.iter().copied().filter(|m| m.is_tactical()).collect();
-        let m = if !tactical.is_empty() && rng.random_bool(0.8) {
-            tactical[rng.random_range(0..tactical.len())]
-        } else {
-            moves[rng.random_range(0..moves.len())]
-        };
+        let m = common::biased_move(&moves, 0.8, &mut rng);
         pos = pos.play(m, &rules);
         out.push(pos);
     }

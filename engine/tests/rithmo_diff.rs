@@ -4,10 +4,11 @@
 //! the same resulting positions (captured men included), the same game ends;
 //! perft of both to depth 3 on a set of such positions.
 
+mod common;
 mod rithmo_reference;
 
-use engine::rithmo::{Game, Move, Position, Reason, RuleSet, Side, Status, Victory, perft};
-use rand::{Rng, SeedableRng};
+use engine::rithmo::{Game, Position, Reason, RuleSet, Side, Status, Victory, perft};
+use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rithmo_reference::{RefGame, RefPos, RefSide, RefStatus, RefVictory};
 
@@ -64,12 +65,7 @@ fn random_games(rules: RuleSet, victory: RefVictory, games: usize, seed: u64) ->
                 let b = rp.play(&m.to_string()).expect("reference accepts the move");
                 assert_eq!(a.to_string(), b.rfen(), "game {g} ply {ply}: after {m} from {pos}");
             }
-            let captures: Vec<Move> = legal.iter().copied().filter(|m| m.is_tactical()).collect();
-            let m = if !captures.is_empty() && rng.random_bool(0.7) {
-                captures[rng.random_range(0..captures.len())]
-            } else {
-                legal[rng.random_range(0..legal.len())]
-            };
+            let m = common::biased_move(&legal, 0.7, &mut rng);
             if m.kind == engine::rithmo::MoveKind::Strike {
                 strikes += 1;
             }

@@ -1,6 +1,8 @@
 //! The Rithmomachia engine: forced victories at their distance, alpha-beta
 //! equal to plain minimax, legal moves only in self-play.
 
+mod common;
+
 use engine::rithmo::{Game, Limits, Options, Position, RuleSet, Searcher, Status, WIN, evaluate};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -85,12 +87,7 @@ fn alpha_beta_equals_plain_minimax() {
                     compared += 1;
                 }
             }
-            let tactical: Vec<_> = moves.iter().copied().filter(|m| m.is_tactical()).collect();
-            let m = if !tactical.is_empty() && rng.random_bool(0.6) {
-                tactical[rng.random_range(0..tactical.len())]
-            } else {
-                moves[rng.random_range(0..moves.len())]
-            };
+            let m = common::biased_move(&moves, 0.6, &mut rng);
             pos = pos.play(m, &rules);
         }
     }
