@@ -12,6 +12,7 @@ mod plot;
 mod progress;
 mod replay;
 mod rithmo;
+mod rithmo_study;
 mod rota;
 mod wibold;
 
