@@ -95,7 +95,10 @@ enum RithmoCmd {
         position: PositionArgs,
         #[command(flatten)]
         search: SearchArgs,
-        /// JSON lines: one per iteration, then the result
+        /// Search the N best moves, each with its line and score
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        multipv: usize,
+        /// JSON lines: one per iteration (and line), then the result
         #[arg(long)]
         json: bool,
     },
@@ -158,10 +161,13 @@ enum RithmoCmd {
 
 pub fn run(args: RithmoArgs) -> Result<()> {
     match args.cmd {
-        RithmoCmd::Analyse { position, search, json } => {
+        RithmoCmd::Analyse { position, search, multipv, json } => {
             search.check()?;
+            if multipv == 0 || multipv > 500 {
+                return Err(CliError(format!("--multipv {multipv}: choose between 1 and 500")));
+            }
             let (pos, rules) = position.resolve()?;
-            analyse(&pos, rules, &search, json)
+            analyse(&pos, rules, &search, multipv, json)
         }
         RithmoCmd::Bench { depth, movetime, json } => bench(depth, movetime, json),
         RithmoCmd::Study(a) => crate::rithmo_study::run(a),
@@ -260,10 +266,11 @@ pub(crate) fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(
     Ok(())
 }
 
-fn info_json(i: &Info) -> serde_json::Value {
+fn info_json(i: &Info, side: Side) -> serde_json::Value {
     json!({
         "depth": i.depth,
         "seldepth": i.seldepth,
+        "side": side.name(),
         "score": i.score,
         "score_text": score_text(i.score),
         "nodes": i.nodes,
@@ -273,12 +280,18 @@ fn info_json(i: &Info) -> serde_json::Value {
     })
 }
 
-fn print_info(i: &Info) {
+/// A score in words for the side it belongs to: `Even +0.35`, `Odd win in 3`.
+fn side_score(score: i32, side: Side) -> String {
+    format!("{side} {}", score_text(score))
+}
+
+fn print_info(i: &Info, side: Side, line: Option<usize>) {
     println!(
-        "depth {:>2}  seldepth {:>2}  score {:>10}  nodes {:>10}  nps {:>9}  time {:>7.3}s  pv {}",
+        "depth {:>2}  seldepth {:>2}{}  score {:>14}  nodes {:>10}  nps {:>9}  time {:>7.3}s  pv {}",
         i.depth,
         i.seldepth,
-        score_text(i.score),
+        line.map_or(String::new(), |k| format!("  multipv {k}")),
+        side_score(i.score, side),
         i.nodes,
         i.nps(),
         i.time.as_secs_f64(),
@@ -286,25 +299,50 @@ fn print_info(i: &Info) {
     );
 }
 
-fn analyse(pos: &Position, rules: RuleSet, args: &SearchArgs, json: bool) -> Result<()> {
+/// Searches a position and prints each iteration; scores are the side to
+/// move's, and name it.
+fn analyse(pos: &Position, rules: RuleSet, args: &SearchArgs, lines: usize, json: bool) -> Result<()> {
     let mut s = Searcher::new(rules, args.hash);
     if pos.status(&rules) != Status::Ongoing {
         return Err(CliError(format!("nothing to analyse: {}", pos.status(&rules))));
     }
-    let result = s.search(pos, &[pos.hash()], args.limits(5000), |i| {
-        if json {
-            println!("{}", info_json(i));
-        } else {
-            print_info(i);
-        }
-    });
-    let best = result.pv.first().map(|m| m.to_string());
+    let side = pos.side_to_move();
+    if !json {
+        println!("Scores are {side}'s, the side to move (in men; win/loss in plies)");
+    }
+    let limits = args.limits(5000);
+    let result: Vec<Info> = if lines == 1 {
+        vec![s.search(pos, &[pos.hash()], limits, |i| {
+            if json {
+                println!("{}", info_json(i, side));
+            } else {
+                print_info(i, side, None);
+            }
+        })]
+    } else {
+        s.search_lines(pos, &[pos.hash()], limits, lines, |found| {
+            for (k, i) in found.iter().enumerate() {
+                if json {
+                    let mut v = info_json(i, side);
+                    v["multipv"] = json!(k + 1);
+                    println!("{v}");
+                } else {
+                    print_info(i, side, Some(k + 1));
+                }
+            }
+        })
+    };
+    let top = &result[0];
+    let best = top.pv.first().map(|m| m.to_string());
     if json {
-        let mut v = info_json(&result);
+        let mut v = info_json(top, side);
         v["best_move"] = json!(best);
+        if lines > 1 {
+            v["lines"] = result.iter().map(|i| info_json(i, side)).collect();
+        }
         println!("{v}");
     } else {
-        println!("best move {}  score {}", best.unwrap_or_else(|| "(none)".into()), score_text(result.score));
+        println!("best move {}  score {}", best.unwrap_or_else(|| "(none)".into()), side_score(top.score, side));
     }
     Ok(())
 }
