@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
-use engine::arena::{self, Config, GameLog, Summary, Wdl};
+use engine::arena::{self, Config, Decision, GameLog, Sprt, Summary, Wdl};
 use engine::game::Game;
 use engine::merels::{Blocked, BoardKind, Dice, Merels, PlacementMills, Rules};
 use engine::players::alphabeta::SearcherBot;
@@ -68,6 +68,17 @@ pub struct ArenaArgs {
     db: DbArgs,
     #[command(flatten)]
     rithmo: PositionArgs,
+    /// Stop when a sequential probability ratio test decides between two
+    /// Elo differences of A over B, H0 and H1 (`0,10`); --games is then the
+    /// most games to play
+    #[arg(long, value_name = "ELO0,ELO1", value_parser = parse_sprt, allow_hyphen_values = true)]
+    sprt: Option<(f64, f64)>,
+    /// The SPRT's chance of accepting H1 when H0 holds
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    alpha: f64,
+    /// The SPRT's chance of accepting H0 when H1 holds
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    beta: f64,
     /// Table size of Rithmomachia's engine, per bot and game, in MiB
     #[arg(long, value_name = "MIB", default_value_t = 16)]
     hash: usize,
@@ -83,6 +94,12 @@ fn parse_dice(s: &str) -> std::result::Result<Dice, String> {
 
 fn parse_spec(s: &str) -> std::result::Result<Spec, String> {
     s.parse()
+}
+
+fn parse_sprt(s: &str) -> std::result::Result<(f64, f64), String> {
+    let (a, b) = s.split_once(',').ok_or_else(|| format!("'{s}' is not two Elo differences: write ELO0,ELO1"))?;
+    let num = |x: &str| x.trim().parse::<f64>().map_err(|_| format!("'{x}' in --sprt '{s}' is not a number"));
+    Ok((num(a)?, num(b)?))
 }
 
 /// The match as the report and the record name it.
@@ -103,6 +120,9 @@ pub fn run(args: ArenaArgs) -> Result<()> {
     }
     if args.max_plies == Some(0) {
         return Err("--max-plies must be at least 1".into());
+    }
+    if let Some((e0, e1)) = args.sprt {
+        Sprt::new(e0, e1, args.alpha, args.beta)?;
     }
     match args.game.as_str() {
         "rithmo" => run_rithmo(&args),
@@ -212,7 +232,15 @@ fn play_match<G: Game>(
     };
     let bar = counter(cfg.games as u64, "games", args.quiet || args.json);
     let t = Instant::now();
-    let logs = arena::run(game, a, b, &cfg, &|| bar.inc(1)).map_err(|e| CliError(format!("illegal action: {e}")))?;
+    let illegal = |e: String| CliError(format!("illegal action: {e}"));
+    let (logs, sprt) = match args.sprt {
+        None => (arena::run(game, a, b, &cfg, &|| bar.inc(1)).map_err(illegal)?, None),
+        Some((e0, e1)) => {
+            let test = Sprt::new(e0, e1, args.alpha, args.beta)?;
+            let r = arena::run_sprt(game, a, b, &cfg, &test, &|| bar.inc(1)).map_err(illegal)?;
+            (r.logs, Some((test, r.decision, r.llr)))
+        }
+    };
     bar.finish_and_clear();
     let seconds = t.elapsed().as_secs_f64();
     let summary = Summary::of(&logs);
@@ -240,6 +268,10 @@ fn play_match<G: Game>(
         v["games_per_second"] = json!(cfg.games as f64 / seconds.max(1e-9));
         v["elo_text"] = json!(elo_text(summary.elo));
         v["reproducible"] = json!(!timed);
+        if let Some((test, decision, llr)) = &sprt {
+            let (lo, hi) = test.bounds();
+            v["sprt"] = json!({"test": test, "decision": decision, "llr": llr, "lower_bound": lo, "upper_bound": hi});
+        }
         println!("{}", serde_json::to_string_pretty(&v).map_err(|e| CliError(e.to_string()))?);
         return Ok(());
     }
@@ -256,6 +288,23 @@ fn play_match<G: Game>(
     println!("A = {}   B = {}", args.a, args.b);
     println!();
     print_report(&summary);
+    if let Some((test, decision, llr)) = &sprt {
+        let (lo, hi) = test.bounds();
+        let verdict = match decision {
+            Decision::AcceptH1 => format!("H1 accepted: A is stronger than B by about {:+} Elo or more", test.elo1),
+            Decision::AcceptH0 => format!("H0 accepted: A is not stronger than B by {:+} Elo", test.elo1),
+            Decision::Continue => format!("no decision within {} games", cfg.games),
+        };
+        println!(
+            "SPRT H0: {:+} Elo, H1: {:+} Elo (alpha {}, beta {}): log-likelihood ratio {llr:.3}, bounds \
+             ({lo:.3}, {hi:.3}) — {verdict} after {} games",
+            test.elo0,
+            test.elo1,
+            test.alpha,
+            test.beta,
+            summary.games
+        );
+    }
     if timed {
         println!("(a bot plays by the clock: the games depend on the machine's speed, not on the seed alone)");
     }
