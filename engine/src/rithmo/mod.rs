@@ -28,7 +28,7 @@ mod victory;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Dir};
-pub use eval::{MAN, evaluate};
+pub use eval::{Features, MAN, N_TERMS, Weights, evaluate, features};
 pub use game::{Game, Line, Rithmomachia};
 pub use moves::{Move, MoveKind, MoveList};
 pub use perft::{divide, perft, perft_parallel};

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::eval::{MAN, evaluate};
+use super::eval::{MAN, Weights, features};
 use super::moves::{Move, MoveKind, MoveList};
 use super::position::Position;
 use super::rules::RuleSet;
@@ -79,6 +79,8 @@ pub fn score_text(score: i32) -> String {
 pub struct Searcher {
     pub rules: RuleSet,
     pub options: Options,
+    /// The evaluation's weights.
+    pub weights: Weights,
     tt: Tt,
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Box<[[i32; 128]; 128]>,
@@ -103,6 +105,7 @@ impl Searcher {
         Searcher {
             rules,
             options: Options::default(),
+            weights: Weights::DEFAULT,
             tt: Tt::new(hash_mib),
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; 128]; 128]),
@@ -264,6 +267,11 @@ impl Searcher {
         best
     }
 
+    #[inline]
+    fn eval(&self, pos: &Position) -> i32 {
+        self.weights.apply(&features(pos, &self.rules))
+    }
+
     fn time_up(&mut self) -> bool {
         if self.stopped {
             return true;
@@ -396,7 +404,7 @@ impl Searcher {
         }
         // Null move: if passing still holds beta, a move surely will.
         if self.options.null_move && !pv_node && depth >= 3 && beta.abs() < WIN_BOUND && moves.len() > 4 {
-            let stand = evaluate(pos, &self.rules);
+            let stand = self.eval(pos);
             if stand >= beta {
                 let passed = pos.with_side(pos.side_to_move().other());
                 self.path.push(passed.hash());
@@ -494,7 +502,7 @@ impl Searcher {
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
-        evaluate(pos, &self.rules)
+        self.eval(pos)
     }
 
     /// Captures, strikes and sieges until the position is quiet.
@@ -509,7 +517,7 @@ impl Searcher {
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
-        let stand = evaluate(pos, &self.rules);
+        let stand = self.eval(pos);
         if stand >= beta || ply >= MAX_PLY - 2 {
             return stand;
         }
