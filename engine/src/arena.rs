@@ -544,6 +544,39 @@ mod tests {
     }
 
     #[test]
+    fn an_sprt_match_stops_where_its_results_decide_whatever_the_threads() {
+        use crate::merels::{Merels, Rules};
+        use crate::players::generic_bot;
+        let game = Merels::new(Rules::rota());
+        let bot = |s: &str| generic_bot::<Merels>(&s.parse().unwrap()).unwrap();
+        let (a, b) = (bot("greedy"), bot("random"));
+        let test = Sprt::new(0.0, 100.0, 0.05, 0.05).unwrap();
+        let run = |threads: usize| {
+            let cfg = Config { games: 2000, seed: 5, max_plies: 300, threads };
+            run_sprt(&game, a.as_ref(), b.as_ref(), &cfg, &test, &|| {}).unwrap()
+        };
+        let one = run(1);
+        assert_eq!(one, run(3));
+        assert_ne!(one.decision, Decision::Continue);
+        // The decision is the first pair of games at which the ratio leaves
+        // the bounds, replayed from the games themselves.
+        let mut wdl = Wdl::default();
+        for (i, g) in one.logs.iter().enumerate() {
+            assert_eq!(g.index, i);
+            wdl.add(g.a_score());
+            if i % 2 == 1 && i + 1 < one.logs.len() {
+                assert_eq!(test.decide(&wdl), Decision::Continue, "the test went on after deciding at game {i}");
+            }
+        }
+        assert_eq!(test.decide(&wdl), one.decision);
+        assert_eq!(test.llr(&wdl), one.llr);
+        assert_eq!(one.logs.len() % 2, 0);
+        // The same games as an ordinary match of that length.
+        let cfg = Config { games: one.logs.len(), seed: 5, max_plies: 300, threads: 2 };
+        assert_eq!(run(1).logs, super::run(&game, a.as_ref(), b.as_ref(), &cfg, &|| {}).unwrap());
+    }
+
+    #[test]
     fn seeds_differ_by_game() {
         let s: Vec<u64> = (0..100).map(|i| game_seed(7, i)).collect();
         let mut d = s.clone();
