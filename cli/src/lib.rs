@@ -13,6 +13,7 @@ mod progress;
 mod replay;
 mod rithmo;
 mod rithmo_study;
+mod rithmo_tune;
 mod rota;
 mod wibold;
 

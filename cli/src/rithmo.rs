@@ -141,6 +141,9 @@ enum RithmoCmd {
     /// values allow (its Tables 2 and 3), the pieces only a siege can take,
     /// and which side is stronger by engine self-play, with captures by kind
     Study(crate::rithmo_study::StudyArgs),
+    /// Fit the evaluation's weights to self-play games, then test the fitted
+    /// engine against the current one in the arena (an SPRT)
+    Tune(crate::rithmo_tune::TuneArgs),
     /// Count the leaves of the legal-move tree to a depth
     Perft {
         /// Plies to count
@@ -171,6 +174,7 @@ pub fn run(args: RithmoArgs) -> Result<()> {
         }
         RithmoCmd::Bench { depth, movetime, json } => bench(depth, movetime, json),
         RithmoCmd::Study(a) => crate::rithmo_study::run(a),
+        RithmoCmd::Tune(a) => crate::rithmo_tune::run(a),
         RithmoCmd::Show { position, play, svg } => {
             let (mut pos, rules) = position.resolve()?;
             for m in play.iter().map(|m| m.trim()).filter(|m| !m.is_empty()) {

@@ -24,6 +24,7 @@ mod siege;
 pub mod study;
 mod square;
 mod tt;
+pub mod tune;
 mod victory;
 mod zobrist;
 
