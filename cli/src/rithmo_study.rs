@@ -13,7 +13,7 @@ use engine::players::alphabeta::SearcherBot;
 use engine::players::opening::RandomOpening;
 use engine::players::{Limit, Spec};
 use engine::rithmo::study::{self, SiegeOnly, Tally, TargetKind};
-use engine::rithmo::{Move, Position, Rithmomachia, RuleSet, Side, Victory};
+use engine::rithmo::{Move, Position, Rithmomachia, RuleSet, Side, Victory, Weights};
 use serde_json::{Value, json};
 
 use crate::error::{CliError, Result};
@@ -43,6 +43,9 @@ pub struct StudyArgs {
     /// Search depth of both engines in self-play (plies)
     #[arg(long, default_value_t = 2)]
     depth: u32,
+    /// The evaluation's weights of both engines: hand, fitted-1 or default
+    #[arg(long, default_value = "default")]
+    weights: String,
     /// Each engine's first turns of a game played at random (varied games)
     #[arg(long, value_name = "PLIES", default_value_t = 3)]
     opening: usize,
@@ -114,6 +117,7 @@ pub fn run(args: StudyArgs) -> Result<()> {
     if args.hash == 0 || args.hash > 4096 {
         return Err(CliError(format!("--hash {} MiB: choose between 1 and 4096", args.hash)));
     }
+    Weights::named(&args.weights)?;
     let victories: Vec<Victory> =
         args.victories.iter().map(|v| v.trim().parse::<Victory>()).collect::<std::result::Result<_, _>>()?;
     if victories.is_empty() {
@@ -290,8 +294,10 @@ fn thesis_tally() -> [u32; 5] {
 fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
     let game = Rithmomachia::new(rules, *start);
     let limit = Limit { depth: Some(args.depth), movetime: None };
+    let weights = Weights::named(&args.weights)?;
     let engine_bot = || -> Box<dyn Bot<Rithmomachia>> {
-        Box::new(RandomOpening { inner: Box::new(SearcherBot::new(limit, args.hash)), plies: args.opening })
+        let inner = SearcherBot::new(limit, args.hash).with_weights(weights);
+        Box::new(RandomOpening { inner: Box::new(inner), plies: args.opening })
     };
     let (a, b) = (engine_bot(), engine_bot());
     let spec = Spec::AlphaBeta(limit).to_string();
@@ -344,10 +350,11 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
     let total = tally.total();
     if !quiet {
         println!(
-            "Self-play under victory {}: {} against itself ({} random turns each first), {} games, seed {}, ply \
-             limit {}, {:.0} s",
+            "Self-play under victory {}: {} ({} weights) against itself ({} random turns each first), {} games, \
+             seed {}, ply limit {}, {:.0} s",
             rules.victory,
             spec,
+            args.weights,
             args.opening,
             logs.len(),
             args.seed,
@@ -399,6 +406,7 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
     Ok(json!({
         "victory": rules.victory.to_string(),
         "engine": spec,
+        "weights": args.weights,
         "random_turns": args.opening,
         "games": logs.len(),
         "seed": args.seed,

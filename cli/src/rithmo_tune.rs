@@ -38,6 +38,10 @@ pub struct TuneArgs {
     /// Each engine's first turns of a game played at random
     #[arg(long, value_name = "PLIES", default_value_t = 3)]
     opening: usize,
+    /// The weights to start from, play the games with and test against:
+    /// hand, fitted-1 or default (the engine's)
+    #[arg(long, default_value = "default")]
+    base: String,
     /// Each fitted weight stays within this factor of the current one (and
     /// keeps its sign)
     #[arg(long, default_value_t = 2.0)]
@@ -90,7 +94,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
     let t = Instant::now();
 
     // The games to learn from: the current engine against itself.
-    let current = Weights::DEFAULT;
+    let current = Weights::named(&args.base)?;
     let (a, b) = (bot(args.depth, current, args.opening), bot(args.depth, current, args.opening));
     let cfg = Config { games: args.games, seed: args.seed, max_plies: 1000, threads };
     let bar = counter(args.games as u64, "self-play games", hidden);
@@ -124,6 +128,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
             "bound": args.bound,
             "error_before": before,
             "error_after": after,
+            "base": args.base,
             "current": w(&current),
             "fitted": w(&tuned),
             "match_depth": args.match_depth,
@@ -135,8 +140,9 @@ pub fn run(args: TuneArgs) -> Result<()> {
         return Ok(());
     }
     println!(
-        "Fitted to {} positions of {} self-play games (depth {}, {} random turns each first, seed {}): scale {k:.4}, \
+        "Weights {} fitted to {} positions of {} self-play games (depth {}, {} random turns each first, seed {}): scale {k:.4}, \
          mean squared error {before:.6} → {after:.6} (weights within a factor {})",
+        args.base,
         data.len(),
         logs.len(),
         args.depth,
@@ -144,7 +150,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
         args.seed,
         args.bound
     );
-    println!("  {:<16} {:>8} {:>8}", "term", "current", "fitted");
+    println!("  {:<16} {:>8} {:>8}", "term", args.base, "fitted");
     for (i, n) in names.iter().enumerate() {
         println!("  {n:<16} {:>8} {:>8}", current.0[i], tuned.0[i]);
     }
