@@ -38,20 +38,10 @@ enum MerelsCmd {
         /// Solve only sectors with at most this many men in all (endgames)
         #[arg(long, value_name = "N")]
         max_men: Option<u8>,
-        /// Value iteration stops when no value changes more than this
-        #[arg(long, default_value_t = 1e-7)]
-        tolerance: f64,
-        /// Value iteration stops after this many sweeps at the latest
-        #[arg(long, default_value_t = 100_000)]
-        max_sweeps: u64,
         /// Memory a sector group may use, in GiB (a larger group is refused
         /// with its estimate; everything smaller stays on disk)
         #[arg(long, value_name = "GIB", default_value_t = 14.0)]
         memory: f64,
-        /// Under chance in movement, narrow positions whose proven bounds
-        /// stay apart (endless play) by certified strategy iteration (slow)
-        #[arg(long)]
-        settle: bool,
         /// No progress bars
         #[arg(long, short)]
         quiet: bool,
@@ -127,24 +117,15 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             more,
             db,
             max_men,
-            tolerance,
-            max_sweeps,
             memory,
-            settle,
             quiet,
             json,
         } => {
             let rules = rules_for(board, dice, &rules, &more)?;
-            if !(tolerance > 0.0 && tolerance < 1.0) {
-                return Err(CliError(format!("--tolerance {tolerance} must lie between 0 and 1")));
-            }
             let opts = SolveOptions {
                 db: db.dir(),
-                tolerance,
-                max_sweeps,
                 max_men,
                 keep_all: board != BoardKind::Nine || db.no_db,
-                settle,
                 memory_limit: (memory.max(0.0) * (1u64 << 30) as f64) as u64,
             };
             let t = Instant::now();

@@ -100,6 +100,14 @@ fn damaged_and_foreign_files_are_reported_and_solved_again() {
     assert!(notes.0.lock().unwrap().iter().any(|m| m.contains("other rules")));
     assert_eq!(values(&first), values(&again));
 
+    // Far longer than its header says (a sparse file: refused from its
+    // length alone, nothing of it is read).
+    fs::write(&path, &good).unwrap();
+    fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(20 << 30).unwrap();
+    let notes = Notes::default();
+    Solution::solve_with(rules, &opts(&dir), &notes).unwrap();
+    assert!(notes.0.lock().unwrap().iter().any(|m| m.contains("longer than its header")), "{:?}", notes.0);
+
     // Not a database at all.
     fs::write(&path, b"hello").unwrap();
     let notes = Notes::default();

@@ -3,8 +3,6 @@
 //! analysis, exact values under chance in placement, value iteration under
 //! chance in movement, and databases on disk.
 
-pub mod certify;
-pub mod chance;
 pub mod db;
 pub mod exact;
 pub mod index;
@@ -13,6 +11,7 @@ pub mod perfect;
 pub mod report;
 pub mod retro;
 pub mod sector;
+pub mod strategy;
 pub mod solution;
 pub mod table;
 pub mod value;
