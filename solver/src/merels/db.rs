@@ -280,8 +280,9 @@ fn decode(kind: u8, payload: &[u8], n: usize) -> Option<Values> {
         if planes.len() != 4 * n {
             return None;
         }
-        let codes =
-            (0..n).map(|i| u32::from_le_bytes([planes[i], planes[n + i], planes[2 * n + i], planes[3 * n + i]])).collect();
+        let codes = (0..n)
+            .map(|i| u32::from_le_bytes([planes[i], planes[n + i], planes[2 * n + i], planes[3 * n + i]]))
+            .collect();
         return Some(Values::Chance(codes));
     }
     let width = match kind {

@@ -11,10 +11,11 @@ pub mod perfect;
 pub mod report;
 pub mod retro;
 pub mod sector;
-pub mod strategy;
 pub mod solution;
+pub mod strategy;
 pub mod table;
 pub mod value;
+pub mod verify;
 
 pub use index::{BoardTables, Indexer};
 pub use perfect::{PerfectBot, solution_for_play};

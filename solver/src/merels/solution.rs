@@ -51,12 +51,7 @@ pub struct SolveOptions {
 
 impl Default for SolveOptions {
     fn default() -> SolveOptions {
-        SolveOptions {
-            db: None,
-            max_men: None,
-            keep_all: true,
-            memory_limit: 14 << 30,
-        }
+        SolveOptions { db: None, max_men: None, keep_all: true, memory_limit: 14 << 30 }
     }
 }
 
@@ -245,6 +240,19 @@ impl Solution {
             Err(DbError::Missing) => Ok(()),
             Err(e) => Err(SolveError(format!("sector {}: {e}", s.key()))),
         }
+    }
+
+    /// Loads a sector's table from the database (if not in memory yet);
+    /// `false` when it has no file. Sectors no table is kept for (a side
+    /// with fewer than 3 men) count as loaded.
+    pub fn load_sector(&mut self, s: Sector) -> Result<bool, SolveError> {
+        self.ensure(s)?;
+        Ok(!s.is_stored() || self.tables.contains_key(&s))
+    }
+
+    /// Drops the tables in memory that `keep` refuses.
+    pub fn retain_tables(&mut self, keep: impl Fn(&Sector) -> bool) {
+        self.tables.retain(|s, _| keep(s));
     }
 
     /// Loads from the database every table a query about `st` and its

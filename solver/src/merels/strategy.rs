@@ -111,7 +111,6 @@ pub struct Stats {
     pub residual: f64,
 }
 
-
 /// The side whose strategy the outer loop improves, and the side that
 /// replies.
 const FIRST: usize = 0;

@@ -293,9 +293,10 @@ impl Exact {
                 if !alive[i] {
                     continue;
                 }
-                let ok = self.nodes[i].kids.iter().any(|&c| {
-                    self.val[c] == self.val[i] && stays(c) && self.kid[c].is_some_and(|g| alive[g])
-                });
+                let ok = self.nodes[i]
+                    .kids
+                    .iter()
+                    .any(|&c| self.val[c] == self.val[i] && stays(c) && self.kid[c].is_some_and(|g| alive[g]));
                 if !ok {
                     alive[i] = false;
                     changed = true;
