@@ -24,7 +24,7 @@ pub fn routes() -> Router<Arc<AppState>> {
 }
 
 async fn replay(body: Result<Json<Value>, JsonRejection>) -> ApiResult<Json<Value>> {
-    let Json(record) = body.map_err(|e| ApiError::bad(format!("not a game record: {}", e.body_text())))?;
+    let Json(record) = body.map_err(|e| ApiError::new(e.status(), format!("not a game record: {}", e.body_text())))?;
     let out = super::params::blocking(move || frames(&record)).await?;
     Ok(Json(out))
 }

@@ -197,7 +197,7 @@ async fn analyse(
     State(state): State<Arc<AppState>>,
     body: Result<Json<AnalyseRequest>, JsonRejection>,
 ) -> ApiResult<Json<Value>> {
-    let Json(req) = body.map_err(|e| ApiError::bad(format!("unreadable analysis request: {}", e.body_text())))?;
+    let Json(req) = body.map_err(|e| ApiError::new(e.status(), format!("unreadable analysis request: {}", e.body_text())))?;
     let movetime = req.movetime.unwrap_or(5000);
     if !(1..=MAX_MOVETIME).contains(&movetime) {
         return Err(ApiError::bad(format!("movetime {movetime} ms: choose from 1 to {MAX_MOVETIME}")));
