@@ -57,6 +57,7 @@ fn screenshots() -> PathBuf {
 }
 
 async fn save(c: &Client, dir: &Path, name: &str) -> Res<()> {
+    c.execute("window.scrollTo(0, 0); return 0;", vec![]).await?;
     let png = c.screenshot().await?;
     std::fs::write(dir.join(name), png)?;
     Ok(())

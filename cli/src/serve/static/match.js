@@ -100,7 +100,7 @@ async function show(ply) {
     }
     if (game.frames[view.ply] === frame) board.innerHTML = svg;
   } else {
-    const s = svgEl("svg", { id: "match-board", width: 400, height: 400 });
+    const s = svgEl("svg", { id: "match-board", width: 400, height: 400, style: "width: 400px; height: 400px" });
     board.replaceChildren(s);
     drawMerels(s, view.geometry, frame.position);
     board.append(make("div", { class: "mono", id: "frame-position" }, [frame.position]));

@@ -158,8 +158,10 @@ function render() {
   $("count").textContent = `(${d.moves.length})`;
   const legal = $("legal");
   legal.replaceChildren();
-  for (const m of d.moves) {
-    const why = m.kind === "strike" ? "strike" : m.by.join(", ");
+  // Captures and strikes first.
+  const listed = [...d.moves.filter((m) => m.kind !== "plain"), ...d.moves.filter((m) => m.kind === "plain")];
+  for (const m of listed) {
+    const why = m.kind === "strike" ? "strike" : m.kind === "plain" ? "move" : m.by.join(", ");
     const row = make("tr", { class: "move", "data-move": m.move }, [
       make("td", { class: "mono" }, [m.move]),
       make("td", {}, [make("span", { class: "swatch", style: `background:${kindColour(m)}` }), " ", why]),
