@@ -17,7 +17,11 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde_json::{Value, json};
 
 fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(Duration::from_secs(120))).build().into()
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(120)))
+        .build()
+        .into()
 }
 
 /// GET: the status and the JSON body.
@@ -43,7 +47,9 @@ fn ok(s: &Server, path: &str) -> Value {
 
 fn enc(s: &str) -> String {
     s.bytes()
-        .map(|b| if b.is_ascii_alphanumeric() || b"-_.".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") })
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") }
+        })
         .collect()
 }
 
@@ -77,7 +83,12 @@ fn cli_fields(v: &Value) -> Value {
 fn merels_probe_equals_the_cli_and_the_library() {
     let s = Server::start(&[]);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(13);
-    let games = [(BoardKind::Rota, Dice::None), (BoardKind::Three, Dice::None), (BoardKind::Three, Dice::Murray), (BoardKind::Three, Dice::Bell)];
+    let games = [
+        (BoardKind::Rota, Dice::None),
+        (BoardKind::Three, Dice::None),
+        (BoardKind::Three, Dice::Murray),
+        (BoardKind::Three, Dice::Bell),
+    ];
     for (kind, dice) in games {
         let rules = Rules::new(kind, dice);
         let mut pos = merels::Position::start(kind);
@@ -160,7 +171,9 @@ fn nine_without_databases_names_the_missing_sectors() {
 #[test]
 fn merels_boards() {
     let s = Server::start(&[]);
-    for (kind, diag) in [(BoardKind::Rota, false), (BoardKind::Three, true), (BoardKind::Six, false), (BoardKind::Nine, false)] {
+    for (kind, diag) in
+        [(BoardKind::Rota, false), (BoardKind::Three, true), (BoardKind::Six, false), (BoardKind::Nine, false)]
+    {
         let q = if diag { "&diagonals=true" } else { "" };
         let v = ok(&s, &format!("/api/merels/board?board={kind}{q}"));
         let board = merels::Board::get(kind, diag);
@@ -186,7 +199,8 @@ fn rithmo_position_equals_the_engine() {
         assert_eq!(v["fen"], json!(pos.to_string()));
         assert_eq!(v["svg"], json!(rithmo::render::svg(&pos)));
         let legal: BTreeSet<String> = pos.legal_moves(&rules).iter().map(|m| m.to_string()).collect();
-        let got: BTreeSet<String> = v["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap().to_string()).collect();
+        let got: BTreeSet<String> =
+            v["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap().to_string()).collect();
         assert_eq!(got, legal);
         for m in v["moves"].as_array().unwrap() {
             let mv: rithmo::Move = m["move"].as_str().unwrap().parse().unwrap();
@@ -201,7 +215,11 @@ fn rithmo_position_equals_the_engine() {
         let ms = pos.legal_moves(&rules);
         // Prefer captures, so that the game reaches them.
         let caps: Vec<_> = ms.iter().filter(|m| m.is_tactical()).copied().collect();
-        let m = if !caps.is_empty() && rng.random_bool(0.7) { *caps.choose(&mut rng).unwrap() } else { *ms.choose(&mut rng).unwrap() };
+        let m = if !caps.is_empty() && rng.random_bool(0.7) {
+            *caps.choose(&mut rng).unwrap()
+        } else {
+            *ms.choose(&mut rng).unwrap()
+        };
         game.play(m).unwrap();
         played.push(m.to_string());
     }
@@ -264,10 +282,15 @@ fn rithmo_analysis() {
 #[test]
 fn match_replay_equals_the_record() {
     let s = Server::start(&[]);
-    for (game, extra) in [("rota", vec![]), ("merels", vec!["--board", "three", "--dice", "murray"]), ("rithmo", vec!["--max-plies", "60"])] {
+    for (game, extra) in [
+        ("rota", vec![]),
+        ("merels", vec!["--board", "three", "--dice", "murray"]),
+        ("rithmo", vec!["--max-plies", "60"]),
+    ] {
         let path = common::temp("serve", &format!("{game}.jsonl"));
         let p = path.to_str().unwrap();
-        let mut args = vec!["arena", "--game", game, "--a", "greedy", "--b", "random", "--games", "3", "--record", p, "-q"];
+        let mut args =
+            vec!["arena", "--game", game, "--a", "greedy", "--b", "random", "--games", "3", "--record", p, "-q"];
         args.extend(extra);
         let o = ludus(&args);
         assert!(o.status.success(), "{}", common::stderr(&o));
@@ -291,7 +314,11 @@ fn match_replay_equals_the_record() {
                 assert_eq!(last, g.position().to_string());
             } else {
                 let board = if game == "rota" { "rota" } else { "three" };
-                let q = format!("{}&play={}", v["query"].as_str().unwrap(), moves.iter().map(|m| enc(m.as_str().unwrap())).collect::<Vec<_>>().join(","));
+                let q = format!(
+                    "{}&play={}",
+                    v["query"].as_str().unwrap(),
+                    moves.iter().map(|m| enc(m.as_str().unwrap())).collect::<Vec<_>>().join(",")
+                );
                 assert!(q.starts_with(&format!("board={board}")));
                 let probe = ok(&s, &format!("/api/merels/probe?{q}"));
                 assert_eq!(probe["position"].as_str().unwrap(), last);

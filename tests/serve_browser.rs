@@ -43,7 +43,9 @@ fn api(s: &Server, path: &str) -> Value {
 
 fn enc(s: &str) -> String {
     s.bytes()
-        .map(|b| if b.is_ascii_alphanumeric() || b"-_.".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") })
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") }
+        })
         .collect()
 }
 
@@ -172,7 +174,10 @@ async fn merels_page(c: &Client, s: &Server, shots: &Path) -> Res<()> {
     for _ in 0..6 {
         let probe = api(s, &format!("/api/merels/probe?dice=none&position={}", enc(&pos)));
         let best = &probe["moves"][0];
-        c.find(Locator::Css(&format!("#moves tr.move[data-move='{}']", best["move"].as_str().unwrap()))).await?.click().await?;
+        c.find(Locator::Css(&format!("#moves tr.move[data-move='{}']", best["move"].as_str().unwrap())))
+            .await?
+            .click()
+            .await?;
         pos = best["next"].as_str().unwrap().to_string();
         wait_value(c, "notation", &pos).await?;
     }
@@ -229,7 +234,8 @@ async fn rithmo_page(c: &Client, s: &Server, shots: &Path) -> Res<()> {
     wait_value(c, "fen", mid["fen"].as_str().unwrap()).await?;
     let cap = mid["moves"].as_array().unwrap().iter().find(|m| m["kind"] != json!("plain")).expect("a capture");
     click_square(c, cap["from"].as_str().unwrap()).await?;
-    let kind = if cap["kind"] == json!("strike") { "strike".to_string() } else { cap["by"][0].as_str().unwrap().to_string() };
+    let kind =
+        if cap["kind"] == json!("strike") { "strike".to_string() } else { cap["by"][0].as_str().unwrap().to_string() };
     let css = format!(".dest[data-square='{}'][data-kind*='{kind}']", cap["to"].as_str().unwrap());
     until("the capture's highlight", || async { Ok((count(c, &css).await? == 1).then_some(())) }).await?;
     // The engine's analysis, streamed beside it.
@@ -253,7 +259,8 @@ async fn match_page(c: &Client, s: &Server, shots: &Path, record: &Path) -> Res<
     let lines: Vec<String> = std::fs::read_to_string(record)?.lines().map(str::to_string).collect();
     until("the games", || async { Ok((count(c, "#games tr.game").await? == lines.len()).then_some(())) }).await?;
     let frames = {
-        let mut r = ureq::post(&s.url("/api/match/replay")).header("Content-Type", "application/json").send(&lines[0])?;
+        let mut r =
+            ureq::post(&s.url("/api/match/replay")).header("Content-Type", "application/json").send(&lines[0])?;
         serde_json::from_str::<Value>(&r.body_mut().read_to_string()?)?["frames"].clone()
     };
     until("ply 0", || async { Ok(text_of(c, "#ply").await?.starts_with("ply 0 of").then_some(())) }).await?;
@@ -263,7 +270,16 @@ async fn match_page(c: &Client, s: &Server, shots: &Path, record: &Path) -> Res<
     until("ply 3", || async { Ok(text_of(c, "#ply").await?.starts_with("ply 3 of").then_some(())) }).await?;
     let shown = text_of(c, "#frame-position").await?;
     assert_eq!(shown, frames[3]["position"].as_str().unwrap());
-    let men = shown.split(' ').next().unwrap().split(':').nth(1).unwrap().chars().filter(|&ch| ch == 'x' || ch == 'o').count();
+    let men = shown
+        .split(' ')
+        .next()
+        .unwrap()
+        .split(':')
+        .nth(1)
+        .unwrap()
+        .chars()
+        .filter(|&ch| ch == 'x' || ch == 'o')
+        .count();
     assert_eq!(count(c, "#board circle.man").await?, men);
     c.find(Locator::Id("prev")).await?.click().await?;
     until("ply 2", || async { Ok(text_of(c, "#ply").await?.starts_with("ply 2 of").then_some(())) }).await?;
@@ -282,7 +298,20 @@ fn pages_in_a_real_browser() {
     }
     let server = Server::start(&["--db", common::temp("browser", "db").to_str().unwrap()]);
     let record = common::temp("browser", "rota.jsonl");
-    let o = ludus(&["arena", "--game", "rota", "--a", "greedy", "--b", "random", "--games", "3", "--record", record.to_str().unwrap(), "-q"]);
+    let o = ludus(&[
+        "arena",
+        "--game",
+        "rota",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "3",
+        "--record",
+        record.to_str().unwrap(),
+        "-q",
+    ]);
     assert!(o.status.success(), "{}", common::stderr(&o));
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let _driver = Driver(

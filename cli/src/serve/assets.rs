@@ -27,7 +27,9 @@ const FILES: &[(&str, &str, &str)] = &[
 
 fn file(name: &str) -> Response {
     match FILES.iter().find(|f| f.0 == name) {
-        Some((_, kind, body)) => ([(header::CONTENT_TYPE, *kind), (header::CACHE_CONTROL, "no-cache")], *body).into_response(),
+        Some((_, kind, body)) => {
+            ([(header::CONTENT_TYPE, *kind), (header::CACHE_CONTROL, "no-cache")], *body).into_response()
+        }
         None => ApiError::not_found(format!("no file '{name}'")).into_response(),
     }
 }

@@ -92,7 +92,9 @@ fn board_json(board: &Board) -> Value {
     let names = |set: engine::merels::PointSet| set.iter().map(|p| board.name(p)).collect::<Vec<_>>();
     let steps: Vec<Value> = board
         .points()
-        .flat_map(|p| board.neighbours(p).iter().filter(move |q| *q > p).map(move |q| json!([board.name(p), board.name(q)])))
+        .flat_map(|p| {
+            board.neighbours(p).iter().filter(move |q| *q > p).map(move |q| json!([board.name(p), board.name(q)]))
+        })
         .collect();
     json!({
         "board": board.kind.name(),
@@ -136,11 +138,10 @@ fn resolve(p: &Params) -> ApiResult<(Rules, Position)> {
         (None, Some(b)) => Position::start(b.parse::<BoardKind>()?).to_string(),
         (None, None) => return Err(ApiError::bad("give a 'position' (or a 'board' for its start)")),
     };
-    let parsed: Position = text.parse().map_err(|e: engine::merels::ParsePositionError| ApiError::bad(e.to_string()))?;
-    if let Some(b) = p.get("board").filter(|_| p.get("position").is_some()) {
-        if b != parsed.kind.name() {
-            return Err(ApiError::bad(format!("the position is on the {} board, not {b}", parsed.kind)));
-        }
+    let parsed: Position =
+        text.parse().map_err(|e: engine::merels::ParsePositionError| ApiError::bad(e.to_string()))?;
+    if let Some(b) = p.get("board").filter(|b| p.get("position").is_some() && *b != parsed.kind.name()) {
+        return Err(ApiError::bad(format!("the position is on the {} board, not {b}", parsed.kind)));
     }
     let dice: Dice = p.get("dice").unwrap_or("schaedler").parse()?;
     let basic = RuleArgs {
@@ -255,7 +256,9 @@ fn explore(state: &AppState, rules: Rules, pos: Position) -> ApiResult<Value> {
     let (mut out, source) = if rules.board.kind != BoardKind::Nine {
         let sol = state
             .merels
-            .get(rules.label(), || Solution::solve_with(rules, &SolveOptions::default(), &Silent).map_err(|e| e.to_string()))
+            .get(rules.label(), || {
+                Solution::solve_with(rules, &SolveOptions::default(), &Silent).map_err(|e| e.to_string())
+            })
             .map_err(ApiError::internal)?;
         (probe_json(&rules, &pos, &sol)?, "memory")
     } else {
@@ -317,7 +320,8 @@ fn actions_in_order(rules: &Rules, pos: &Position, out: &Value) -> Vec<(Throw, A
                 .filter_map(|m| {
                     all.iter()
                         .find(|(t, a, _)| {
-                            json!(throw_name(*t)) == m["throw"] && a.display(board).to_string() == m["move"].as_str().unwrap_or("")
+                            json!(throw_name(*t)) == m["throw"]
+                                && a.display(board).to_string() == m["move"].as_str().unwrap_or("")
                         })
                         .copied()
                 })

@@ -100,12 +100,15 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .map_err(|e| CliError(format!("cannot start the server: {e}")))?;
     runtime.block_on(async {
         let addr = SocketAddr::new(args.bind, args.port);
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .map_err(|e| CliError(format!("cannot listen on {addr}: {e}")))?;
+        let listener =
+            tokio::net::TcpListener::bind(addr).await.map_err(|e| CliError(format!("cannot listen on {addr}: {e}")))?;
         let local = listener.local_addr()?;
         let host = if local.is_ipv6() { format!("[{}]", local.ip()) } else { local.ip().to_string() };
-        println!("ludus serve: http://{host}:{}/ (merels databases in {}; Ctrl-C stops)", local.port(), args.db.display());
+        println!(
+            "ludus serve: http://{host}:{}/ (merels databases in {}; Ctrl-C stops)",
+            local.port(),
+            args.db.display()
+        );
         use std::io::Write;
         std::io::stdout().flush()?;
         axum::serve(listener, app(args.db, args.searches as usize))

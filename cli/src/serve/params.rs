@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
 use axum::extract::Query;
+use axum::extract::rejection::QueryRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
@@ -102,18 +102,22 @@ impl Params {
         T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
     {
         let Some(text) = self.get(name) else { return Ok(default) };
-        text.parse::<T>()
-            .ok()
-            .filter(|v| *v >= lo && *v <= hi)
-            .ok_or_else(|| ApiError::bad(format!("parameter '{name}' is '{text}': expected a number from {lo} to {hi}")))
+        text.parse::<T>().ok().filter(|v| *v >= lo && *v <= hi).ok_or_else(|| {
+            ApiError::bad(format!("parameter '{name}' is '{text}': expected a number from {lo} to {hi}"))
+        })
     }
 
     /// A comma-separated list (moves), at most `most` items.
     pub fn list(&self, name: &str, most: usize) -> ApiResult<Vec<String>> {
-        let items: Vec<String> =
-            self.get(name).map(|s| s.split(',').map(|m| m.trim().to_string()).filter(|m| !m.is_empty()).collect()).unwrap_or_default();
+        let items: Vec<String> = self
+            .get(name)
+            .map(|s| s.split(',').map(|m| m.trim().to_string()).filter(|m| !m.is_empty()).collect())
+            .unwrap_or_default();
         if items.len() > most {
-            return Err(ApiError::bad(format!("parameter '{name}' lists {} items; at most {most} are accepted", items.len())));
+            return Err(ApiError::bad(format!(
+                "parameter '{name}' lists {} items; at most {most} are accepted",
+                items.len()
+            )));
         }
         Ok(items)
     }

@@ -61,7 +61,8 @@ fn frames(record: &Value) -> ApiResult<Value> {
                 let mover = pos.to_move;
                 pos = play_moves(pos, std::slice::from_ref(m), &rules)
                     .map_err(|e| ApiError::bad(format!("ply {}: {e}", i + 1)))?;
-                frames.push(json!({ "ply": i + 1, "move": m, "mover": mover.to_string(), "position": pos.to_string() }));
+                frames
+                    .push(json!({ "ply": i + 1, "move": m, "mover": mover.to_string(), "position": pos.to_string() }));
             }
             out["rules"] = json!(rules.label());
             out["board"] = json!(rules.board.kind.name());
@@ -89,7 +90,9 @@ fn frames(record: &Value) -> ApiResult<Value> {
                 out["status"] = json!(game.status().to_string());
             }
         }
-        other => return Err(ApiError::bad(format!("unknown game {}", other.map_or("(none)".into(), |g| format!("'{g}'"))))),
+        other => {
+            return Err(ApiError::bad(format!("unknown game {}", other.map_or("(none)".into(), |g| format!("'{g}'")))));
+        }
     }
     out["frames"] = json!(frames);
     Ok(out)

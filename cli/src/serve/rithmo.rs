@@ -132,7 +132,8 @@ fn position_json(game: &Game) -> Value {
 async fn position(q: Result<Query<Vec<(String, String)>>, QueryRejection>) -> ApiResult<Json<Value>> {
     let p = Params::new(q, &["fen", "rules", "victory", "moves"])?;
     let moves = p.list("moves", MAX_MOVES)?;
-    let (fen, rules, victory) = (p.get("fen").map(str::to_string), p.get("rules").map(str::to_string), p.get("victory").map(str::to_string));
+    let (fen, rules, victory) =
+        (p.get("fen").map(str::to_string), p.get("rules").map(str::to_string), p.get("victory").map(str::to_string));
     // Move generation over a long game is quick but not free: off the
     // request threads too.
     let out = super::params::blocking(move || {
@@ -197,7 +198,8 @@ async fn analyse(
     State(state): State<Arc<AppState>>,
     body: Result<Json<AnalyseRequest>, JsonRejection>,
 ) -> ApiResult<Json<Value>> {
-    let Json(req) = body.map_err(|e| ApiError::new(e.status(), format!("unreadable analysis request: {}", e.body_text())))?;
+    let Json(req) =
+        body.map_err(|e| ApiError::new(e.status(), format!("unreadable analysis request: {}", e.body_text())))?;
     let movetime = req.movetime.unwrap_or(5000);
     if !(1..=MAX_MOVETIME).contains(&movetime) {
         return Err(ApiError::bad(format!("movetime {movetime} ms: choose from 1 to {MAX_MOVETIME}")));
@@ -263,9 +265,15 @@ fn job_json(job: &Job) -> Value {
     })
 }
 
-async fn analysis(State(state): State<Arc<AppState>>, id: Result<Path<String>, PathRejection>) -> ApiResult<Json<Value>> {
+async fn analysis(
+    State(state): State<Arc<AppState>>,
+    id: Result<Path<String>, PathRejection>,
+) -> ApiResult<Json<Value>> {
     let id = job_id(id)?;
-    let job = state.rithmo.find(id).ok_or_else(|| ApiError::not_found(format!("no analysis {id} (finished ones are forgotten after a while)")))?;
+    let job = state
+        .rithmo
+        .find(id)
+        .ok_or_else(|| ApiError::not_found(format!("no analysis {id} (finished ones are forgotten after a while)")))?;
     let out = job_json(&job.lock().unwrap_or_else(|e| e.into_inner()));
     Ok(Json(out))
 }

@@ -83,7 +83,9 @@ mod tests {
                 for &m in &legal {
                     let why = pos.move_reasons(m, &rules);
                     assert_eq!(!why.names().is_empty(), m.is_tactical(), "{m} in {pos}: reasons {:?}", why.names());
-                    for (i, on) in [why.encounter, why.ambush, why.sally, !why.sieged.is_empty()].into_iter().enumerate() {
+                    for (i, on) in
+                        [why.encounter, why.ambush, why.sally, !why.sieged.is_empty()].into_iter().enumerate()
+                    {
                         seen[i] += on as usize;
                     }
                     // The enemy loses the target of a capture and the besieged pieces,
@@ -95,7 +97,11 @@ mod tests {
                     assert_eq!(after.occupied(me.other()), before - target - why.sieged, "{m} in {pos}");
                 }
                 let captures: Vec<Move> = legal.iter().copied().filter(|m| m.is_tactical()).collect();
-                let pick = if !captures.is_empty() && next(3) == 0 { captures[next(captures.len())] } else { legal[next(legal.len())] };
+                let pick = if !captures.is_empty() && next(3) == 0 {
+                    captures[next(captures.len())]
+                } else {
+                    legal[next(legal.len())]
+                };
                 pos = pos.play(pick, &rules);
             }
         }
