@@ -213,7 +213,7 @@ pub fn run(args: RithmoArgs) -> Result<()> {
 }
 
 /// Plays one move in notation, refusing an illegal one with the reason.
-fn play_one(pos: &Position, rules: &RuleSet, text: &str) -> Result<Position> {
+pub(crate) fn play_one(pos: &Position, rules: &RuleSet, text: &str) -> Result<Position> {
     let m: Move = text.parse().map_err(CliError)?;
     if pos.is_over(rules) {
         return Err(CliError(format!("cannot play {m}: the game is over ({})", pos.status(rules))));
@@ -255,7 +255,7 @@ pub(crate) fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(
     Ok(())
 }
 
-fn info_json(i: &Info) -> serde_json::Value {
+pub(crate) fn info_json(i: &Info) -> serde_json::Value {
     json!({
         "depth": i.depth,
         "seldepth": i.seldepth,
