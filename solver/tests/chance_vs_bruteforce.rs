@@ -238,7 +238,7 @@ fn sampled_self_play_agrees_with_the_solved_value() {
         let rules = Rules::new(kind, dice);
         let sol = Solution::solve_with(rules, &Default::default(), &Silent).unwrap();
         let start = State::start(rules.men());
-        let v = sol.interval(&start).unwrap().v as f64;
+        let v = sol.interval(&start).unwrap().v;
         let chain = leader_chances(&sol, Policy::Perfect, Policy::Perfect);
         assert!(
             (chain.leader_wins - chain.leader_loses - v).abs() < 1e-6,

@@ -59,13 +59,13 @@ impl ValueReport {
                 }
             }
             Eval::Chance(iv) => ValueReport {
-                value: iv.v as f64,
+                value: iv.v,
                 exact: None,
                 outcome: None,
                 plies: None,
-                lower: iv.lo as f64,
-                upper: iv.hi as f64,
-                error_bound: iv.error() as f64,
+                lower: iv.lo,
+                upper: iv.hi,
+                error_bound: iv.error(),
             },
         }
     }

@@ -275,7 +275,7 @@ impl Solution {
         let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
         match (cyclic, Kind::of(rules, group[0])) {
             (true, Kind::Chance) => {
-                let known = Lookup { sol: self, error: self.successor_error(group) };
+                let known = self.lookup(group);
                 strategy::Group::new(rules, &known, ix, obs).run(known.error, obs).0
             }
             (true, _) => retrograde(rules, self, ix, obs),
@@ -455,6 +455,11 @@ impl Solution {
         Interval { v, lo: (lo - 1e-15).max(-1.0), hi: (hi + 1e-15).min(1.0) }
     }
 
+    /// What a group's solve under chance reads of the sectors solved before.
+    pub fn lookup(&self, group: &[Sector]) -> Lookup<'_> {
+        Lookup { sol: self, error: self.successor_error(group) }
+    }
+
     /// The largest proven error of the sectors a group reads.
     fn successor_error(&self, group: &[Sector]) -> f64 {
         group
@@ -539,8 +544,8 @@ pub fn compare(a: &Eval, b: &Eval) -> std::cmp::Ordering {
     }
 }
 
-/// The successors' values a group's solve reads.
-struct Lookup<'a> {
+/// The successors' values a group's solve under chance reads.
+pub struct Lookup<'a> {
     sol: &'a Solution,
     error: f64,
 }

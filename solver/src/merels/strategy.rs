@@ -113,7 +113,7 @@ pub struct Stats {
 
 /// The side whose strategy the outer loop improves, and the side that
 /// replies.
-const FIRST: usize = 0;
+pub const FIRST: usize = 0;
 
 /// One position as built: kind, exits, first strategy and in-group children.
 struct Built {
@@ -124,7 +124,7 @@ struct Built {
     mode: u8,
     kids: SmallVec<[u32; 16]>,
 }
-const SECOND: usize = 1;
+pub const SECOND: usize = 1;
 
 /// One movement group under chance, solved by strategy iteration. Nodes are
 /// positions with a side to move: node `side · n + p`.
@@ -401,7 +401,7 @@ impl<'a> Group<'a> {
             let (a, b) = self.coef(cyc[i] as usize);
             let b = b as f64 / 72.0;
             alpha = a - b * alpha;
-            beta = -b * beta;
+            beta *= -b;
         }
         self.val[cyc[0] as usize] = alpha / (1.0 - beta);
         for i in (1..k).rev() {
@@ -712,6 +712,11 @@ impl<'a> Group<'a> {
         // Each side's greedy choices against the middle values.
         self.improve(FIRST);
         self.improve(SECOND);
+    }
+
+    /// The warm start alone (for benchmarks).
+    pub fn warm(&mut self, obs: &dyn Observer) {
+        self.warm_start(obs);
     }
 
     /// Iterates to optimal strategies and returns the group's tables with

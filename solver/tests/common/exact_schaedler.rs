@@ -60,8 +60,8 @@ impl Exact {
         for r in roots {
             for side in 0..2 {
                 let k = (canonical(rules, r), side);
-                if !index.contains_key(&k) {
-                    index.insert(k, queue.len());
+                if let std::collections::hash_map::Entry::Vacant(e) = index.entry(k) {
+                    e.insert(queue.len());
                     queue.push(k);
                 }
             }
