@@ -67,7 +67,7 @@ fn bad_input_exits_2_with_a_message() {
         (&["merels", "solve"], "required arguments"),
         (&["merels", "solve", "--board", "hex"], "unknown board"),
         (&["merels", "solve", "--board", "six", "--dice", "loaded"], "unknown dice reading"),
-        (&["merels", "solve", "--board", "six", "--diagonals"], "--diagonals is an option of the three board"),
+        (&["merels", "solve", "--board", "six", "--diagonals"], "diagonals are an option of the three board"),
         (&["merels", "probe", "six:................", "x", "6", "6", "--play", "a1,a1"], "not legal"),
         (&["arena", "--help-me"], "unexpected argument"),
         (&["arena"], "required arguments"),

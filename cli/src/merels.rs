@@ -65,6 +65,14 @@ enum MerelsCmd {
         at: At,
         #[command(flatten)]
         db: DbArgs,
+        /// Solve what the database lacks even when it is large (a probe
+        /// otherwise refuses and names the `ludus merels solve` command)
+        #[arg(long)]
+        solve: bool,
+        /// No progress reports
+        #[arg(long, short)]
+        quiet: bool,
+        /// One JSON object on standard output, for scripts
         #[arg(long)]
         json: bool,
     },
@@ -135,6 +143,9 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             json,
         } => {
             let rules = rules_for(board, dice, &rules, &more)?;
+            if !(memory.is_finite() && memory > 0.0) {
+                return Err(CliError(format!("--memory {memory}: a number of GiB above 0")));
+            }
             if !(tolerance > 0.0 && tolerance < 1.0) {
                 return Err(CliError(format!("--tolerance {tolerance} must lie between 0 and 1")));
             }
@@ -148,7 +159,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                 memory_limit: (memory.max(0.0) * (1u64 << 30) as f64) as u64,
             };
             let t = Instant::now();
-            let bars = Bars::new(quiet || json);
+            let bars = Bars::new(quiet);
             let sol = Solution::solve_with(rules, &opts, &bars).map_err(|e| CliError(e.to_string()))?;
             let r = report(&sol, t.elapsed().as_secs_f64());
             if json {
@@ -158,9 +169,9 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             }
             Ok(())
         }
-        MerelsCmd::Probe { at, db, json } => {
+        MerelsCmd::Probe { at, db, solve, quiet, json } => {
             let (rules, pos) = at.resolve()?;
-            probe(&rules, &pos, db.dir(), json, &Bars::new(json))
+            probe(&rules, &pos, db.dir(), json, solve, &Bars::new(quiet))
         }
         MerelsCmd::Show { at } => {
             let (rules, pos) = at.resolve()?;

@@ -73,7 +73,7 @@ pub fn run(args: RotaArgs) -> Result<()> {
         }
         RotaCmd::Probe { at, json } => {
             let (rules, pos) = at.resolve()?;
-            probe(&rules, &pos, None, json, &Silent)
+            probe(&rules, &pos, None, json, true, &Silent)
         }
     }
 }
