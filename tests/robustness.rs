@@ -81,7 +81,15 @@ fn a_reader_that_stops_early_ends_the_program_quietly() {
 #[test]
 fn a_probe_refuses_a_large_solve_and_names_the_command() {
     let db = temp("probe", "empty-db");
-    let o = ludus(&["merels", "probe", "nine:........................ x 9 9", "--dice", "none", "--db", db.to_str().unwrap()]);
+    let o = ludus(&[
+        "merels",
+        "probe",
+        "nine:........................ x 9 9",
+        "--dice",
+        "none",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(err.contains("ludus merels solve --board nine --dice none") && err.contains("--solve"), "{err}");
@@ -120,7 +128,17 @@ fn record(tag: &str, game: &[&str]) -> (std::path::PathBuf, Vec<serde_json::Valu
     let path = temp(tag, "match.jsonl");
     let mut args = vec!["arena"];
     args.extend_from_slice(game);
-    args.extend_from_slice(&["--a", "greedy", "--b", "random", "--games", "4", "-q", "--record", path.to_str().unwrap()]);
+    args.extend_from_slice(&[
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "-q",
+        "--record",
+        path.to_str().unwrap(),
+    ]);
     let o = ludus(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = std::fs::read_to_string(&path).unwrap();

@@ -7,12 +7,12 @@ use std::time::Instant;
 
 use clap::Args;
 use engine::arena::{self, Config, GameLog, Summary, Wdl};
-use engine::stats::MIN_SAMPLE;
 use engine::game::Game;
 use engine::merels::{BoardKind, Dice, Merels, Rules};
 use engine::players::alphabeta::SearcherBot;
 use engine::players::{Bot, Spec, generic_bot};
 use engine::rithmo::{Position as RithmoPosition, Rithmomachia, RuleSet};
+use engine::stats::MIN_SAMPLE;
 use serde::Deserialize as _;
 use serde_json::{Value, json};
 use solver::merels::{PerfectBot, solution_for_play};
@@ -289,11 +289,8 @@ fn elo_text(e: f64) -> String {
 fn print_report(s: &Summary) {
     let row = |name: &str, w: &Wdl| {
         let n = w.games();
-        let score = if n > 0 {
-            format!("{:.4}", (w.wins as f64 + 0.5 * w.draws as f64) / n as f64)
-        } else {
-            "-".to_string()
-        };
+        let score =
+            if n > 0 { format!("{:.4}", (w.wins as f64 + 0.5 * w.draws as f64) / n as f64) } else { "-".to_string() };
         println!("  {name:<12} {:>7} {:>7} {:>7} {:>7} {:>8}", n, w.wins, w.draws, w.losses, score);
     };
     println!("  {:<12} {:>7} {:>7} {:>7} {:>7} {:>8}", "", "games", "wins", "draws", "losses", "score");

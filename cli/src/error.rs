@@ -79,7 +79,8 @@ pub fn printable(message: &str) -> String {
                 out.push(' ');
             }
             let n = word.chars().count();
-            let shown: String = if n > LONGEST_TOKEN { word.chars().take(LONGEST_TOKEN / 2).collect() } else { word.into() };
+            let shown: String =
+                if n > LONGEST_TOKEN { word.chars().take(LONGEST_TOKEN / 2).collect() } else { word.into() };
             for c in shown.chars() {
                 if c.is_control() && c != '\t' {
                     out.extend(c.escape_default());

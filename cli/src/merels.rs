@@ -239,7 +239,7 @@ fn print_report(r: &MerelsReport, sol: &Solution) {
     println!();
     println!(
         "{:<16} {:<17} {:>12} {:>11} {:>11} {:>11} {:>10} {:>9} {:>11} {:>8}",
-        "sector", "method", "positions", "won", "drawn", "lost", "disk", "seconds", "pos/s", "sweeps"
+        "sector", "method", "positions", "wins", "draws", "losses", "disk", "seconds", "pos/s", "sweeps"
     );
     for s in &r.sectors {
         println!(
@@ -257,7 +257,7 @@ fn print_report(r: &MerelsReport, sol: &Solution) {
         );
     }
     println!("(sector: men on board + in hand of the side to move, v those of the other side; under chance");
-    println!(" 'won'/'lost' count positions of positive/negative value)");
+    println!(" 'wins'/'losses' count positions of positive/negative value)");
     println!();
     println!(
         "Total: {} positions in {} sectors, {} on disk; solving time {:.2} s, {:.0} positions/s; run {:.2} s",

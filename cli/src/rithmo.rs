@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use engine::rithmo::{
-    Game, Info, Limits, Position, RuleSet, Searcher, Side, Status, Victory, divide, perft, perft_parallel,
-    render, score_text,
+    Game, Info, Limits, Position, RuleSet, Searcher, Side, Status, Victory, divide, perft, perft_parallel, render,
+    score_text,
 };
 use serde_json::json;
 
@@ -114,6 +114,7 @@ enum RithmoCmd {
         /// Milliseconds per position for the depth-in-time table
         #[arg(long, value_name = "MS", default_value_t = 1000)]
         movetime: u64,
+        /// One JSON object on standard output, for scripts
         #[arg(long)]
         json: bool,
     },
@@ -154,7 +155,7 @@ enum RithmoCmd {
         /// Count on all cores (as --threads with one thread per core)
         #[arg(long, conflicts_with = "threads")]
         parallel: bool,
-        /// One JSON object: {"depth", "nodes", "seconds", "nps"}
+        /// One JSON object: {"depth", "nodes", "seconds", "nodes_per_second"}
         #[arg(long)]
         json: bool,
     },
@@ -217,7 +218,7 @@ pub fn run(args: RithmoArgs) -> Result<()> {
             let secs = t.elapsed().as_secs_f64();
             let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
             if json {
-                let mut v = json!({"depth": depth, "nodes": nodes, "seconds": secs, "nps": nps});
+                let mut v = json!({"depth": depth, "nodes": nodes, "seconds": secs, "nodes_per_second": nps});
                 if split {
                     v["divide"] = parts.iter().map(|(m, n)| (m.to_string(), json!(n))).collect();
                 }
@@ -255,7 +256,7 @@ fn info_json(i: &Info) -> serde_json::Value {
         "score": i.score,
         "score_text": score_text(i.score),
         "nodes": i.nodes,
-        "nps": i.nps(),
+        "nodes_per_second": i.nps(),
         "seconds": i.time.as_secs_f64(),
         "pv": i.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
     })
@@ -348,7 +349,7 @@ fn bench(depth: u32, movetime: u64, json: bool) -> Result<()> {
             "depth": depth,
             "nodes": total_nodes,
             "seconds": total_time,
-            "nps": nps as u64,
+            "nodes_per_second": nps as u64,
             "positions": fixed.iter().zip(&timed).map(|((name, f), (_, t))| json!({
                 "name": name,
                 "nodes": f.nodes,
@@ -357,7 +358,7 @@ fn bench(depth: u32, movetime: u64, json: bool) -> Result<()> {
                 "depth_in_time": t.depth,
                 "movetime_ms": movetime,
                 "nodes_in_time": t.nodes,
-                "nps": t.nps(),
+                "nodes_per_second": t.nps(),
             })).collect::<Vec<_>>(),
         });
         println!("{v}");

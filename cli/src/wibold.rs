@@ -110,6 +110,7 @@ enum WiboldCmd {
         /// Games per match
         #[arg(long, default_value_t = 20_000)]
         games: u64,
+        /// The seed: the same seed gives the same matches
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// virtues (Wibold's) or pairs (one more point per owned pair of
@@ -533,7 +534,12 @@ fn print_simulation(o: &mut String, r: &SimReport, secs: f64, threads: usize) {
         );
     }
     say!(o);
-    print_scoring(o, "Wibold's scoring: most virtues wins; on a tie the holder of KARITAS adds one", &r.scoring, r.games);
+    print_scoring(
+        o,
+        "Wibold's scoring: most virtues wins; on a tie the holder of KARITAS adds one",
+        &r.scoring,
+        r.games,
+    );
     say!(o);
     print_scoring(
         o,

@@ -225,7 +225,11 @@ pub struct Tally {
 impl Tally {
     pub fn add(&mut self, g: &GameLog) {
         let s = g.a_score();
-        if g.a_first { self.a_first.add(s) } else { self.a_second.add(s) }
+        if g.a_first {
+            self.a_first.add(s)
+        } else {
+            self.a_second.add(s)
+        }
         self.ply_limit_draws += g.played.ply_limit as usize;
         self.plies += g.played.plies as u64;
     }
@@ -334,7 +338,8 @@ impl Score {
             return Score::of(&[]);
         }
         let (nf, s) = (n as f64, (w.wins as f64 + 0.5 * w.draws as f64) / n as f64);
-        let sum_sq = (w.wins as f64) * (1.0 - s) * (1.0 - s) + (w.draws as f64) * (0.5 - s) * (0.5 - s)
+        let sum_sq = (w.wins as f64) * (1.0 - s) * (1.0 - s)
+            + (w.draws as f64) * (0.5 - s) * (0.5 - s)
             + (w.losses as f64) * s * s;
         Score::from_moments(s, if n > 1 { sum_sq / (nf - 1.0) } else { 0.0 }, nf)
     }

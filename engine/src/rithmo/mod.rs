@@ -38,6 +38,6 @@ pub use position::{AttackSet, Captured, ParseRfenError, Piece, Position, START, 
 pub use rules::{RuleSet, Victory};
 pub use search::{Info, Limits, Options, Searcher, WIN, WIN_BOUND, score_text};
 pub use siege::besieged;
-pub use tt::TableTooLarge;
 pub use square::Square;
+pub use tt::TableTooLarge;
 pub use victory::{Reason, Status, progression_kinds};
