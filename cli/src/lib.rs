@@ -14,6 +14,7 @@ mod progress;
 mod replay;
 mod rithmo;
 mod rota;
+mod serve;
 mod wibold;
 
 pub use error::CliError;
@@ -46,6 +47,9 @@ enum Command {
     Arena(Box<arena::ArenaArgs>),
     /// Step through one game of an arena record on the terminal board
     Replay(replay::ReplayArgs),
+    /// A local web server: the merels explorer, the Rithmomachia analysis
+    /// board and the match viewer in the browser, and their JSON API
+    Serve(serve::ServeArgs),
 }
 
 /// Runs the command line and returns the process exit code: 0 on success,
@@ -68,6 +72,7 @@ pub fn main() -> ExitCode {
         Command::Wibold(a) => wibold::run(a),
         Command::Arena(a) => arena::run(*a),
         Command::Replay(a) => replay::run(a),
+        Command::Serve(a) => serve::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

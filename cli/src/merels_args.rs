@@ -195,32 +195,14 @@ pub fn probe(
     let opts = SolveOptions { db, max_men: Some(max_men), keep_all: true, ..SolveOptions::default() };
     let sol = Solution::solve_with(*rules, &opts, obs).map_err(|e| CliError(e.to_string()))?;
     let value = sol.eval(&st).ok_or_else(|| CliError(format!("{pos} is outside the solved positions")))?;
-    let rated = sol.rate_actions(&st);
-    let board = rules.board;
-    let vr = ValueReport::from_eval(value, sol.den);
-    let throw_name = |t: Throw| match t {
-        Throw::None => None,
-        Throw::Normal => Some("normal"),
-        Throw::Special => Some("special"),
-    };
     if json {
-        let moves: Vec<_> = rated
-            .iter()
-            .map(|(t, a, e)| {
-                let mut v = serde_json::to_value(ValueReport::from_eval(*e, sol.den)).expect("json");
-                v["move"] = json!(a.display(board).to_string());
-                v["throw"] = json!(throw_name(*t));
-                v
-            })
-            .collect();
-        let mut out = serde_json::to_value(&vr).expect("json");
-        out["position"] = json!(pos.to_string());
-        out["side"] = json!(pos.to_move.to_string());
-        out["rules"] = json!(rules.label());
-        out["moves"] = json!(moves);
+        let out = probe_json(rules, pos, &sol)?;
         println!("{}", serde_json::to_string_pretty(&out).map_err(|e| CliError(e.to_string()))?);
         return Ok(());
     }
+    let rated = if rules.lost(&st) { Vec::new() } else { sol.rate_actions(&st) };
+    let board = rules.board;
+    let vr = ValueReport::from_eval(value, sol.den);
     println!("{}", render(pos, board));
     println!("{pos}   ({})", rules.label());
     println!("Value for {} (to move): {}", pos.to_move, describe(&value, &vr));
@@ -241,6 +223,40 @@ pub fn probe(
         println!("  {:<16} {}", a.display(board).to_string(), describe(e, &r));
     }
     Ok(())
+}
+
+/// A throw by name: `normal`, `special`, or none when no dice are thrown.
+pub fn throw_name(t: Throw) -> Option<&'static str> {
+    match t {
+        Throw::None => None,
+        Throw::Normal => Some("normal"),
+        Throw::Special => Some("special"),
+    }
+}
+
+/// The probe as one JSON object: the position's value for the side to move
+/// and every action rated, best first within each throw (none once the game
+/// is over).
+pub fn probe_json(rules: &Rules, pos: &Position, sol: &Solution) -> Result<serde_json::Value> {
+    let st = pos.state();
+    let value = sol.eval(&st).ok_or_else(|| CliError(format!("{pos} is outside the solved positions")))?;
+    let rated = if rules.lost(&st) { Vec::new() } else { sol.rate_actions(&st) };
+    let board = rules.board;
+    let moves: Vec<_> = rated
+        .iter()
+        .map(|(t, a, e)| {
+            let mut v = serde_json::to_value(ValueReport::from_eval(*e, sol.den)).expect("json");
+            v["move"] = json!(a.display(board).to_string());
+            v["throw"] = json!(throw_name(*t));
+            v
+        })
+        .collect();
+    let mut out = serde_json::to_value(ValueReport::from_eval(value, sol.den)).expect("json");
+    out["position"] = json!(pos.to_string());
+    out["side"] = json!(pos.to_move.to_string());
+    out["rules"] = json!(rules.label());
+    out["moves"] = json!(moves);
+    Ok(out)
 }
 
 /// A value in words: `win in 5`, `7/72 (0.0972)`, `0.1234 (proved in [0.1230, 0.1238])`.

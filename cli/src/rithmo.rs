@@ -235,7 +235,7 @@ pub fn run(args: RithmoArgs) -> Result<()> {
 }
 
 /// Plays one move in notation, refusing an illegal one with the reason.
-fn play_one(pos: &Position, rules: &RuleSet, text: &str) -> Result<Position> {
+pub(crate) fn play_one(pos: &Position, rules: &RuleSet, text: &str) -> Result<Position> {
     let m = pos.parse_move(text, rules)?;
     Ok(pos.play(m, rules))
 }
@@ -249,7 +249,7 @@ fn check_svg_path(path: &std::path::Path) -> Result<()> {
     Ok(engine::file::check_writable(path)?)
 }
 
-fn info_json(i: &Info) -> serde_json::Value {
+pub(crate) fn info_json(i: &Info) -> serde_json::Value {
     json!({
         "depth": i.depth,
         "seldepth": i.seldepth,
