@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod arena;
+mod common;
 mod error;
 mod merels;
 mod merels_args;
@@ -54,9 +55,15 @@ enum Command {
 /// Runs the command line and returns the process exit code: 0 on success,
 /// 2 on bad input or a command that cannot run.
 pub fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => e.exit(),
+        // Help and version go to standard output as clap writes them.
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            eprint!("{}", error::printable(&e.render().to_string()));
+            return ExitCode::from(error::EXIT_FAILURE);
+        }
     };
     let result = match cli.command {
         Command::Rota(a) => rota::run(a),
@@ -69,9 +76,19 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => ExitCode::from(error::report(&e)),
+    }
+}
+
+/// A reader that stops early (`ludus rota solve | head -1`) ends the
+/// program quietly, as it ends any Unix tool: the default action of
+/// SIGPIPE, which the Rust runtime sets aside (and then every print would
+/// panic on the closed pipe).
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring a signal's default disposition at start-up, before
+    // any thread exists, races with nothing.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

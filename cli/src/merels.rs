@@ -78,6 +78,14 @@ enum MerelsCmd {
         at: At,
         #[command(flatten)]
         db: DbArgs,
+        /// Solve what the database lacks even when it is large (a probe
+        /// otherwise refuses and names the `ludus merels solve` command)
+        #[arg(long)]
+        solve: bool,
+        /// No progress reports
+        #[arg(long, short)]
+        quiet: bool,
+        /// One JSON object on standard output, for scripts
         #[arg(long)]
         json: bool,
     },
@@ -135,6 +143,9 @@ pub fn run(args: MerelsArgs) -> Result<()> {
     match args.cmd {
         MerelsCmd::Solve { board, dice, rules, more, db, max_men, memory, quiet, json } => {
             let rules = rules_for(board, dice, &rules, &more)?;
+            if !(memory.is_finite() && memory > 0.0) {
+                return Err(CliError(format!("--memory {memory}: a number of GiB above 0")));
+            }
             let opts = SolveOptions {
                 db: db.dir(),
                 max_men,
@@ -142,7 +153,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                 memory_limit: (memory.max(0.0) * (1u64 << 30) as f64) as u64,
             };
             let t = Instant::now();
-            let bars = Bars::new(quiet || json);
+            let bars = Bars::new(quiet);
             let sol = Solution::solve_with(rules, &opts, &bars).map_err(|e| CliError(e.to_string()))?;
             let r = report(&sol, t.elapsed().as_secs_f64());
             if json {
@@ -174,9 +185,9 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             }
             Ok(())
         }
-        MerelsCmd::Probe { at, db, json } => {
+        MerelsCmd::Probe { at, db, solve, quiet, json } => {
             let (rules, pos) = at.resolve()?;
-            probe(&rules, &pos, db.dir(), json, &Bars::new(json))
+            probe(&rules, &pos, db.dir(), json, solve, &Bars::new(quiet))
         }
         MerelsCmd::Show { at } => {
             let (rules, pos) = at.resolve()?;
@@ -283,7 +294,7 @@ fn print_report(r: &MerelsReport, sol: &Solution) {
     println!();
     println!(
         "{:<16} {:<17} {:>12} {:>11} {:>11} {:>11} {:>10} {:>9} {:>11} {:>8}",
-        "sector", "method", "positions", "won", "drawn", "lost", "disk", "seconds", "pos/s", "rounds"
+        "sector", "method", "positions", "wins", "draws", "losses", "disk", "seconds", "pos/s", "rounds"
     );
     for s in &r.sectors {
         println!(
@@ -301,7 +312,7 @@ fn print_report(r: &MerelsReport, sol: &Solution) {
         );
     }
     println!("(sector: men on board + in hand of the side to move, v those of the other side; under chance");
-    println!(" 'won'/'lost' count positions of positive/negative value)");
+    println!(" 'wins'/'losses' count positions of positive/negative value)");
     println!();
     println!(
         "Total: {} positions in {} sectors, {} on disk; solving time {:.2} s, {:.0} positions/s; run {:.2} s",

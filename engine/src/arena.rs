@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::game::{Game, Outcome, Turn};
 use crate::players::{Bot, rng};
+use crate::stats::{MIN_SAMPLE, Z95, wilson};
 
 /// How a match is played.
 #[derive(Clone, Copy, Debug)]
@@ -147,7 +148,13 @@ impl GameLog {
     }
 }
 
-/// Plays a match; `progress` is called after each game.
+/// Games played between two hand-overs to [`run_with`]'s `each`: the most
+/// game logs a match holds at once, whatever its length.
+const CHUNK: usize = 1024;
+
+/// Plays a match; `progress` is called after each game. Returns every
+/// game (a long match is better played by [`run_with`], whose memory does
+/// not grow with the match).
 pub fn run<G: Game>(
     game: &G,
     a: &dyn Bot<G>,
@@ -155,25 +162,114 @@ pub fn run<G: Game>(
     cfg: &Config,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameLog>, String> {
+    let mut logs = Vec::with_capacity(cfg.games);
+    run_with(game, a, b, cfg, progress, &mut |g| {
+        logs.push(g.clone());
+        Ok(())
+    })?;
+    Ok(logs)
+}
+
+/// Plays a match in constant memory: games are played in parallel a chunk
+/// at a time, then handed to `each` in the order of their indices (to
+/// write a record, say) and counted. Returns the match's summary; an error
+/// of `each` stops the match.
+pub fn run_with<G: Game>(
+    game: &G,
+    a: &dyn Bot<G>,
+    b: &dyn Bot<G>,
+    cfg: &Config,
+    progress: &(dyn Fn() + Sync),
+    each: &mut dyn FnMut(&GameLog) -> Result<(), String>,
+) -> Result<Summary, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", cfg.threads))?;
-    pool.install(|| {
-        (0..cfg.games)
-            .into_par_iter()
-            .map(|index| {
-                let seed = game_seed(cfg.seed, index);
-                let a_first = index % 2 == 0;
-                let (sa, sb) = (mix(seed ^ 0xA), mix(seed ^ 0xB));
-                let (bots, seeds) = if a_first { ([a, b], [sa, sb]) } else { ([b, a], [sb, sa]) };
-                let played = play_game(game, bots, seed, seeds, cfg.max_plies)
-                    .map_err(|e| format!("game {index} (seed {seed}): {e}"))?;
-                progress();
-                Ok(GameLog { index, seed, a_first, played })
-            })
-            .collect()
-    })
+    let mut tally = Tally::default();
+    for first in (0..cfg.games).step_by(CHUNK) {
+        let chunk = first..(first + CHUNK).min(cfg.games);
+        let logs: Vec<GameLog> = pool.install(|| {
+            chunk
+                .into_par_iter()
+                .map(|index| {
+                    let seed = game_seed(cfg.seed, index);
+                    let a_first = index % 2 == 0;
+                    let (sa, sb) = (mix(seed ^ 0xA), mix(seed ^ 0xB));
+                    let (bots, seeds) = if a_first { ([a, b], [sa, sb]) } else { ([b, a], [sb, sa]) };
+                    let played = play_game(game, bots, seed, seeds, cfg.max_plies)
+                        .map_err(|e| format!("game {index} (seed {seed}): {e}"))?;
+                    progress();
+                    Ok(GameLog { index, seed, a_first, played })
+                })
+                .collect::<Result<_, String>>()
+        })?;
+        for g in &logs {
+            each(g)?;
+            tally.add(g);
+        }
+    }
+    Ok(tally.summary())
+}
+
+/// A match's results counted game by game, in constant memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// A's results when moving first and second.
+    pub a_first: Wdl,
+    pub a_second: Wdl,
+    pub ply_limit_draws: usize,
+    pub plies: u64,
+}
+
+impl Tally {
+    pub fn add(&mut self, g: &GameLog) {
+        let s = g.a_score();
+        if g.a_first {
+            self.a_first.add(s)
+        } else {
+            self.a_second.add(s)
+        }
+        self.ply_limit_draws += g.played.ply_limit as usize;
+        self.plies += g.played.plies as u64;
+    }
+
+    pub fn games(&self) -> usize {
+        self.a_first.games() + self.a_second.games()
+    }
+
+    pub fn summary(&self) -> Summary {
+        let (a_first, a_second) = (self.a_first, self.a_second);
+        let a = a_first.plus(a_second);
+        let (b_first, b_second) = (a_second.flipped(), a_first.flipped());
+        let first = a_first.plus(b_first);
+        let score = Score::of_wdl(a);
+        let n = self.games();
+        let (wl, wh) = wilson(first.wins as u64, n as u64);
+        Summary {
+            games: n,
+            a_wins: a.wins,
+            b_wins: a.losses,
+            draws: a.draws,
+            ply_limit_draws: self.ply_limit_draws,
+            a_first,
+            a_second,
+            b_first,
+            b_second,
+            score,
+            elo: elo(score.score),
+            elo_low: elo(score.low),
+            elo_high: elo(score.high),
+            first_seat: FirstSeat {
+                results: first,
+                score: Score::of_wdl(first),
+                win_rate: if n > 0 { first.wins as f64 / n as f64 } else { 0.0 },
+                win_rate_low: wl,
+                win_rate_high: wh,
+            },
+            average_plies: if n > 0 { self.plies as f64 / n as f64 } else { 0.0 },
+        }
+    }
 }
 
 /// Wins, draws and losses.
@@ -197,6 +293,10 @@ impl Wdl {
         } else {
             self.draws += 1;
         }
+    }
+
+    fn plus(self, o: Wdl) -> Wdl {
+        Wdl { wins: self.wins + o.wins, draws: self.draws + o.draws, losses: self.losses + o.losses }
     }
 
     fn flipped(self) -> Wdl {
@@ -226,12 +326,35 @@ impl Score {
         }
         let s = scores.iter().sum::<f64>() / n;
         let var = if n > 1.0 { scores.iter().map(|x| (x - s) * (x - s)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+        Score::from_moments(s, var, n)
+    }
+}
+
+impl Score {
+    /// From results counted as wins, draws and losses (games scored 1, ½, 0).
+    pub fn of_wdl(w: Wdl) -> Score {
+        let n = w.games();
+        if n == 0 {
+            return Score::of(&[]);
+        }
+        let (nf, s) = (n as f64, (w.wins as f64 + 0.5 * w.draws as f64) / n as f64);
+        let sum_sq = (w.wins as f64) * (1.0 - s) * (1.0 - s)
+            + (w.draws as f64) * (0.5 - s) * (0.5 - s)
+            + (w.losses as f64) * s * s;
+        Score::from_moments(s, if n > 1 { sum_sq / (nf - 1.0) } else { 0.0 }, nf)
+    }
+
+    fn from_moments(s: f64, var: f64, n: f64) -> Score {
         let se = (var / n).sqrt();
-        let (mut low, mut high) = ((s - 1.96 * se).max(0.0), (s + 1.96 * se).min(1.0));
+        let (mut low, mut high) = ((s - Z95 * se).max(0.0), (s + Z95 * se).min(1.0));
         if s == 1.0 {
             low = (1.0 - 3.0 / n).max(0.0);
         } else if s == 0.0 {
             high = (3.0 / n).min(1.0);
+        }
+        // Too few games for the normal approximation: no interval.
+        if n < MIN_SAMPLE as f64 && s != 1.0 && s != 0.0 {
+            (low, high) = (0.0, 1.0);
         }
         Score { score: s, std_error: se, low, high }
     }
@@ -247,19 +370,6 @@ pub fn elo(score: f64) -> f64 {
     } else {
         -400.0 * (1.0 / score - 1.0).log10()
     }
-}
-
-/// A proportion's 95% Wilson interval.
-pub fn wilson(successes: usize, n: usize) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let (k, n) = (successes as f64, n as f64);
-    let z = 1.96;
-    let p = k / n;
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
-    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// The first player's advantage: the first seat's results whoever sat there.
@@ -299,57 +409,9 @@ pub struct Summary {
 
 impl Summary {
     pub fn of(logs: &[GameLog]) -> Summary {
-        let (mut a_first, mut a_second) = (Wdl::default(), Wdl::default());
-        let mut first_scores = Vec::with_capacity(logs.len());
-        let mut a_scores = Vec::with_capacity(logs.len());
-        for g in logs {
-            let s = g.a_score();
-            a_scores.push(s);
-            if g.a_first {
-                a_first.add(s);
-                first_scores.push(s);
-            } else {
-                a_second.add(s);
-                first_scores.push(1.0 - s);
-            }
-        }
-        let a = Wdl {
-            wins: a_first.wins + a_second.wins,
-            draws: a_first.draws + a_second.draws,
-            losses: a_first.losses + a_second.losses,
-        };
-        let (b_first, b_second) = (a_second.flipped(), a_first.flipped());
-        let first = Wdl {
-            wins: a_first.wins + b_first.wins,
-            draws: a_first.draws + b_first.draws,
-            losses: a_first.losses + b_first.losses,
-        };
-        let score = Score::of(&a_scores);
-        let n = logs.len();
-        let (wl, wh) = wilson(first.wins, n);
-        Summary {
-            games: n,
-            a_wins: a.wins,
-            b_wins: a.losses,
-            draws: a.draws,
-            ply_limit_draws: logs.iter().filter(|g| g.played.ply_limit).count(),
-            a_first,
-            a_second,
-            b_first,
-            b_second,
-            score,
-            elo: elo(score.score),
-            elo_low: elo(score.low),
-            elo_high: elo(score.high),
-            first_seat: FirstSeat {
-                results: first,
-                score: Score::of(&first_scores),
-                win_rate: if n > 0 { first.wins as f64 / n as f64 } else { 0.0 },
-                win_rate_low: wl,
-                win_rate_high: wh,
-            },
-            average_plies: if n > 0 { logs.iter().map(|g| g.played.plies as f64).sum::<f64>() / n as f64 } else { 0.0 },
-        }
+        let mut t = Tally::default();
+        logs.iter().for_each(|g| t.add(g));
+        t.summary()
     }
 }
 
@@ -377,8 +439,6 @@ mod tests {
         assert!((all.low - 0.9).abs() < 1e-12);
         let none = Score::of(&[0.0; 30]);
         assert!((none.high - 0.1).abs() < 1e-12);
-        let (lo, hi) = wilson(50, 100);
-        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::eval::{MAN, evaluate};
 use super::moves::{Move, MoveKind, MoveList};
 use super::position::Position;
 use super::rules::RuleSet;
-use super::tt::{Bound, Tt};
+use super::tt::{Bound, TableTooLarge, Tt};
 
 /// A forced victory now; `WIN − n` is a victory after `n` plies.
 pub const WIN: i32 = 1_000_000;
@@ -95,12 +95,19 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A searcher with a table of `hash_mib` mebibytes.
+    /// A searcher with a table of `hash_mib` mebibytes; panics if the
+    /// memory cannot be had (see [`Searcher::try_new`]).
     pub fn new(rules: RuleSet, hash_mib: usize) -> Searcher {
-        Searcher {
+        Searcher::try_new(rules, hash_mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A searcher with a table of `hash_mib` mebibytes, or an error if the
+    /// system will not give that much memory.
+    pub fn try_new(rules: RuleSet, hash_mib: usize) -> Result<Searcher, TableTooLarge> {
+        Ok(Searcher {
             rules,
             options: Options::default(),
-            tt: Tt::new(hash_mib),
+            tt: Tt::try_new(hash_mib)?,
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; 128]; 128]),
             pv: Box::new([[None; MAX_PLY]; MAX_PLY]),
@@ -112,7 +119,7 @@ impl Searcher {
             limits: Limits::default(),
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
-        }
+        })
     }
 
     /// A flag that stops the search cleanly when set (from another thread).
