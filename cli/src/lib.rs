@@ -13,6 +13,7 @@ mod plot;
 mod progress;
 mod replay;
 mod rithmo;
+mod rithmo_study;
 mod rota;
 mod serve;
 mod wibold;

@@ -140,6 +140,10 @@ enum RithmoCmd {
         #[command(flatten)]
         search: SearchArgs,
     },
+    /// The thesis's claims computed: captures by sally and ambush the armies'
+    /// values allow (its Tables 2 and 3), the pieces only a siege can take,
+    /// and which side is stronger by engine self-play, with captures by kind
+    Study(crate::rithmo_study::StudyArgs),
     /// Count the leaves of the legal-move tree to a depth
     Perft {
         /// Plies to count
@@ -170,6 +174,7 @@ pub fn run(args: RithmoArgs) -> Result<()> {
             analyse(&pos, rules, &search, json, started)
         }
         RithmoCmd::Bench { depth, movetime, json } => bench(depth, movetime, json),
+        RithmoCmd::Study(a) => crate::rithmo_study::run(a),
         RithmoCmd::Show { position, play, svg } => {
             let (mut pos, rules) = position.resolve()?;
             if let Some(path) = &svg {

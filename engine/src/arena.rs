@@ -212,6 +212,37 @@ pub fn run_with<G: Game>(
     Ok(tally.summary())
 }
 
+/// Plays games `first .. first + cfg.games` of a match (a match played in
+/// parts is the same match) and returns them.
+pub fn run_range<G: Game>(
+    game: &G,
+    a: &dyn Bot<G>,
+    b: &dyn Bot<G>,
+    cfg: &Config,
+    first: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<GameLog>, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()
+        .map_err(|e| format!("cannot start {} threads: {e}", cfg.threads))?;
+    pool.install(|| {
+        (first..first + cfg.games)
+            .into_par_iter()
+            .map(|index| {
+                let seed = game_seed(cfg.seed, index);
+                let a_first = index % 2 == 0;
+                let (sa, sb) = (mix(seed ^ 0xA), mix(seed ^ 0xB));
+                let (bots, seeds) = if a_first { ([a, b], [sa, sb]) } else { ([b, a], [sb, sa]) };
+                let played = play_game(game, bots, seed, seeds, cfg.max_plies)
+                    .map_err(|e| format!("game {index} (seed {seed}): {e}"))?;
+                progress();
+                Ok(GameLog { index, seed, a_first, played })
+            })
+            .collect()
+    })
+}
+
 /// A match's results counted game by game, in constant memory.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -272,6 +303,131 @@ impl Tally {
     }
 }
 
+/// A sequential probability ratio test between two Elo hypotheses about A
+/// over B (H0: `elo0`, H1: `elo1`), with error rates `alpha` (accepting H1
+/// when H0 holds) and `beta`: the generalised SPRT over game results scored
+/// 1, ½, 0 that engine testers use, whose log-likelihood ratio is
+/// `n (s1 − s0)(2 s − s0 − s1) / (2 σ²)` for the mean score `s`, the
+/// per-game variance `σ²` and the scores `s0`, `s1` the hypotheses expect.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+/// Where a test stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// The log-likelihood ratio fell below the lower bound.
+    AcceptH0,
+    /// It rose above the upper bound.
+    AcceptH1,
+    /// Neither yet (the game limit came first, if the test is over).
+    Continue,
+}
+
+/// The score an Elo difference expects: `1 / (1 + 10^(−elo/400))`.
+pub fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+impl Sprt {
+    /// Checks the hypotheses and error rates.
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
+        if !(elo0.is_finite() && elo1.is_finite()) || elo0 >= elo1 {
+            return Err(format!("SPRT hypotheses elo0 = {elo0}, elo1 = {elo1}: elo0 must be below elo1"));
+        }
+        for (name, p) in [("alpha", alpha), ("beta", beta)] {
+            if !(p > 0.0 && p < 0.5) {
+                return Err(format!("SPRT {name} = {p}: choose an error rate above 0 and below 0.5"));
+            }
+        }
+        Ok(Sprt { elo0, elo1, alpha, beta })
+    }
+
+    /// The lower and upper bounds of the log-likelihood ratio.
+    pub fn bounds(&self) -> (f64, f64) {
+        ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
+    }
+
+    /// The log-likelihood ratio of H1 over H0 after these results (0 while
+    /// the results do not vary: nothing to estimate a variance from).
+    pub fn llr(&self, r: &Wdl) -> f64 {
+        let n = r.games() as f64;
+        if n == 0.0 {
+            return 0.0;
+        }
+        let s = (r.wins as f64 + 0.5 * r.draws as f64) / n;
+        let var = (r.wins as f64 * (1.0 - s).powi(2) + r.draws as f64 * (0.5 - s).powi(2) + r.losses as f64 * s * s)
+            / n;
+        if var <= 1e-12 {
+            return 0.0;
+        }
+        let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
+        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+    }
+
+    pub fn decide(&self, r: &Wdl) -> Decision {
+        let (lo, hi) = self.bounds();
+        let llr = self.llr(r);
+        if llr <= lo {
+            Decision::AcceptH0
+        } else if llr >= hi {
+            Decision::AcceptH1
+        } else {
+            Decision::Continue
+        }
+    }
+}
+
+/// A match under an SPRT: its games (up to where it stopped) and where it
+/// stands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SprtRun {
+    pub logs: Vec<GameLog>,
+    pub decision: Decision,
+    pub llr: f64,
+}
+
+/// Plays a match until the SPRT decides or `cfg.games` are played. The test
+/// is checked after every pair of games (each opening with both colours),
+/// in game order, so where it stops depends on the seed alone, not on the
+/// threads; games are played in batches of a few per thread.
+pub fn run_sprt<G: Game>(
+    game: &G,
+    a: &dyn Bot<G>,
+    b: &dyn Bot<G>,
+    cfg: &Config,
+    sprt: &Sprt,
+    progress: &(dyn Fn() + Sync),
+) -> Result<SprtRun, String> {
+    let threads = if cfg.threads == 0 { rayon::current_num_threads() } else { cfg.threads };
+    let batch = (4 * threads).max(2).next_multiple_of(2);
+    let mut logs: Vec<GameLog> = Vec::new();
+    let mut wdl = Wdl::default();
+    while logs.len() < cfg.games {
+        let first = logs.len();
+        let n = batch.min(cfg.games - first);
+        let sub = Config { games: n, ..*cfg };
+        let mut more = run_range(game, a, b, &sub, first, progress)?;
+        logs.append(&mut more);
+        for g in &logs[first..] {
+            wdl.add(g.a_score());
+            if g.index % 2 == 1 {
+                let d = sprt.decide(&wdl);
+                if d != Decision::Continue {
+                    logs.truncate(g.index + 1);
+                    return Ok(SprtRun { logs, decision: d, llr: sprt.llr(&wdl) });
+                }
+            }
+        }
+    }
+    Ok(SprtRun { decision: Decision::Continue, llr: sprt.llr(&wdl), logs })
+}
+
 /// Wins, draws and losses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Wdl {
@@ -285,7 +441,7 @@ impl Wdl {
         self.wins + self.draws + self.losses
     }
 
-    fn add(&mut self, score: f64) {
+    pub fn add(&mut self, score: f64) {
         if score == 1.0 {
             self.wins += 1;
         } else if score == 0.0 {
@@ -439,6 +595,30 @@ mod tests {
         assert!((all.low - 0.9).abs() < 1e-12);
         let none = Score::of(&[0.0; 30]);
         assert!((none.high - 0.1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn sprt_bounds_and_ratio() {
+        let t = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
+        let (lo, hi) = t.bounds();
+        assert!((lo + 2.944_438_979).abs() < 1e-6 && (hi - 2.944_438_979).abs() < 1e-6);
+        // A score halfway between the hypotheses' is no evidence either way.
+        let mid = expected_score(5.0);
+        assert!((mid - 0.507_195).abs() < 1e-5);
+        // 1000 games at 55%: strong evidence for the better hypothesis.
+        let r = Wdl { wins: 450, draws: 200, losses: 350 };
+        let s = 0.55;
+        let var = (450.0 * 0.45f64.powi(2) + 200.0 * 0.05f64.powi(2) + 350.0 * 0.55f64.powi(2)) / 1000.0;
+        let (s0, s1) = (0.5, expected_score(10.0));
+        let want = 1000.0 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var);
+        assert!((t.llr(&r) - want).abs() < 1e-9 && want > hi);
+        assert_eq!(t.decide(&r), Decision::AcceptH1);
+        assert_eq!(t.decide(&Wdl { wins: 350, draws: 200, losses: 450 }), Decision::AcceptH0);
+        assert_eq!(t.decide(&Wdl { wins: 5, draws: 2, losses: 5 }), Decision::Continue);
+        assert_eq!(t.llr(&Wdl { wins: 0, draws: 40, losses: 0 }), 0.0);
+        assert!(Sprt::new(5.0, 0.0, 0.05, 0.05).is_err());
+        assert!(Sprt::new(0.0, 5.0, 0.0, 0.05).is_err());
+        assert!(Sprt::new(0.0, 5.0, 0.05, 0.5).is_err());
     }
 
     #[test]

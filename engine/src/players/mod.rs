@@ -9,6 +9,7 @@
 pub mod alphabeta;
 pub mod greedy;
 pub mod mcts;
+pub mod opening;
 pub mod random;
 mod spec;
 

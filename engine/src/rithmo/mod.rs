@@ -23,6 +23,7 @@ mod rules;
 mod sally;
 mod search;
 mod siege;
+pub mod study;
 mod square;
 mod tt;
 mod victory;
