@@ -166,8 +166,11 @@ fn tables(pos: &Position, rules: &RuleSet, quiet: bool) -> Value {
             .map(|r| (r.attacker, r.between, r.target_value))
             .collect();
         sal_values.dedup();
-        let mut amb_values: Vec<(u32, u32, u32)> =
-            amb.iter().filter(|r| !r.pyramid_only && whole(r.target_kind)).map(|r| (r.a, r.b, r.target_value)).collect();
+        let mut amb_values: Vec<(u32, u32, u32)> = amb
+            .iter()
+            .filter(|r| !r.pyramid_only && whole(r.target_kind))
+            .map(|r| (r.a, r.b, r.target_value))
+            .collect();
         amb_values.dedup();
         let c = json!({
             "side": side.name(),
@@ -375,7 +378,10 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
         } else {
             "neither side is shown stronger"
         };
-        println!("  {stronger}; average length {:.1} plies; {ply_limit} games reached the ply limit", summary.average_plies);
+        println!(
+            "  {stronger}; average length {:.1} plies; {ply_limit} games reached the ply limit",
+            summary.average_plies
+        );
         let ends: Vec<String> = by_reason.iter().map(|(r, n)| format!("{r} {n}")).collect();
         println!("  endings: {}", ends.join(", "));
         println!("  captures by kind (pieces taken; the thesis's twelve games beside):");

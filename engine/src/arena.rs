@@ -361,8 +361,8 @@ impl Sprt {
             return 0.0;
         }
         let s = (r.wins as f64 + 0.5 * r.draws as f64) / n;
-        let var = (r.wins as f64 * (1.0 - s).powi(2) + r.draws as f64 * (0.5 - s).powi(2) + r.losses as f64 * s * s)
-            / n;
+        let var =
+            (r.wins as f64 * (1.0 - s).powi(2) + r.draws as f64 * (0.5 - s).powi(2) + r.losses as f64 * s * s) / n;
         if var <= 1e-12 {
             return 0.0;
         }
