@@ -337,7 +337,7 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
             None => by_reason.push((end, 1)),
         }
     }
-    by_reason.sort_by(|x, y| y.1.cmp(&x.1));
+    by_reason.sort_by_key(|x| std::cmp::Reverse(x.1));
     let ply_limit = summary.ply_limit_draws;
     let f = &summary.first_seat;
     let even_score = f.score;
