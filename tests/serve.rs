@@ -377,7 +377,7 @@ fn bad_requests_get_a_message() {
         ("/api/rithmo/analyse", big, 413, ""),
         ("/api/match/replay", "[]".into(), 400, "no list of moves"),
         ("/api/match/replay", r#"{"game": "chess", "moves": []}"#.into(), 400, "unknown game"),
-        ("/api/match/replay", r#"{"game": "rota", "rules": {}, "moves": []}"#.into(), 400, "the rules lack"),
+        ("/api/match/replay", r#"{"game": "rota", "rules": {}, "moves": []}"#.into(), 400, "the rules"),
     ];
     for (path, body, code, needle) in &posts {
         let (status, v) = post(&s, path, body);
