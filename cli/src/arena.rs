@@ -384,7 +384,13 @@ pub fn merels_rules_json(r: &Rules) -> Value {
 
 /// The rules of a record, rebuilt.
 pub fn merels_rules_from_json(v: &Value) -> std::result::Result<Rules, String> {
-    Rules::deserialize(v).map_err(|e| format!("the rules: {e}"))
+    Rules::deserialize(v).map_err(|e| {
+        let e = e.to_string();
+        match e.strip_prefix("missing field ") {
+            Some(field) => format!("the rules lack {field}"),
+            None => format!("the rules: {e}"),
+        }
+    })
 }
 
 /// The rules and start of a Rithmomachia record: `{"preset", "victory",

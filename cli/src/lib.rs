@@ -56,7 +56,6 @@ enum Command {
 /// Runs the command line and returns the process exit code: 0 on success,
 /// 2 on bad input or a command that cannot run.
 pub fn main() -> ExitCode {
-    quiet_on_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         // Help and version go to standard output as clap writes them.
@@ -66,6 +65,11 @@ pub fn main() -> ExitCode {
             return ExitCode::from(error::EXIT_FAILURE);
         }
     };
+    // A server writes to sockets that clients may close: there a closed
+    // connection is an error to handle, not the end of the program.
+    if !matches!(cli.command, Command::Serve(_)) {
+        quiet_on_closed_pipe();
+    }
     let result = match cli.command {
         Command::Rota(a) => rota::run(a),
         Command::Merels(a) => merels::run(a),
@@ -88,7 +92,7 @@ pub fn main() -> ExitCode {
 fn quiet_on_closed_pipe() {
     #[cfg(unix)]
     // SAFETY: restoring a signal's default disposition at start-up, before
-    // any thread exists, races with nothing.
+    // any thread of ours exists, races with nothing.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }

@@ -193,14 +193,9 @@ pub fn run_with<G: Game>(
             chunk
                 .into_par_iter()
                 .map(|index| {
-                    let seed = game_seed(cfg.seed, index);
-                    let a_first = index % 2 == 0;
-                    let (sa, sb) = (mix(seed ^ 0xA), mix(seed ^ 0xB));
-                    let (bots, seeds) = if a_first { ([a, b], [sa, sb]) } else { ([b, a], [sb, sa]) };
-                    let played = play_game(game, bots, seed, seeds, cfg.max_plies)
-                        .map_err(|e| format!("game {index} (seed {seed}): {e}"))?;
+                    let g = play_indexed(game, a, b, cfg, index)?;
                     progress();
-                    Ok(GameLog { index, seed, a_first, played })
+                    Ok(g)
                 })
                 .collect::<Result<_, String>>()
         })?;
@@ -210,6 +205,24 @@ pub fn run_with<G: Game>(
         }
     }
     Ok(tally.summary())
+}
+
+/// Plays game `index` of a match: its seed from the match's, A first in the
+/// even games.
+fn play_indexed<G: Game>(
+    game: &G,
+    a: &dyn Bot<G>,
+    b: &dyn Bot<G>,
+    cfg: &Config,
+    index: usize,
+) -> Result<GameLog, String> {
+    let seed = game_seed(cfg.seed, index);
+    let a_first = index.is_multiple_of(2);
+    let (sa, sb) = (mix(seed ^ 0xA), mix(seed ^ 0xB));
+    let (bots, seeds) = if a_first { ([a, b], [sa, sb]) } else { ([b, a], [sb, sa]) };
+    let played =
+        play_game(game, bots, seed, seeds, cfg.max_plies).map_err(|e| format!("game {index} (seed {seed}): {e}"))?;
+    Ok(GameLog { index, seed, a_first, played })
 }
 
 /// Plays games `first .. first + cfg.games` of a match (a match played in
@@ -230,14 +243,9 @@ pub fn run_range<G: Game>(
         (first..first + cfg.games)
             .into_par_iter()
             .map(|index| {
-                let seed = game_seed(cfg.seed, index);
-                let a_first = index % 2 == 0;
-                let (sa, sb) = (mix(seed ^ 0xA), mix(seed ^ 0xB));
-                let (bots, seeds) = if a_first { ([a, b], [sa, sb]) } else { ([b, a], [sb, sa]) };
-                let played = play_game(game, bots, seed, seeds, cfg.max_plies)
-                    .map_err(|e| format!("game {index} (seed {seed}): {e}"))?;
+                let g = play_indexed(game, a, b, cfg, index)?;
                 progress();
-                Ok(GameLog { index, seed, a_first, played })
+                Ok(g)
             })
             .collect()
     })
