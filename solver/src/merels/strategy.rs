@@ -81,8 +81,10 @@ const TOL: f64 = 1e-11;
 /// evaluation (relative errors of 1e-16 over paths of at most 10^5 steps).
 const ARITH: f64 = 1e-11;
 
-/// `1 − λ` of the discounted game the strategies are first sought in.
-const DISCOUNT: f64 = 1e-7;
+/// `1 − λ` of the discounted game the strategies are first sought in (much
+/// closer to 1 and the closed form of long cycles loses the precision that
+/// tells a better move from an equal one).
+const DISCOUNT: f64 = 1e-3;
 
 /// Most interval-iteration sweeps of the warm start.
 const WARM_SWEEPS: u64 = 400;
@@ -116,6 +118,9 @@ pub struct Stats {
     /// guarantees and what the best reply to it gets, over all positions (0
     /// up to rounding when the strategies are optimal).
     pub gap: f64,
+    /// Seconds spent in the warm start, in exact evaluations, in
+    /// improvement passes and in finding loops to hold.
+    pub seconds: [f64; 4],
 }
 
 /// The side whose strategy the outer loop improves, and the side that
@@ -359,6 +364,12 @@ impl<'a> Group<'a> {
 
     /// The exact values of the current pair of strategies (up to rounding).
     pub fn evaluate(&mut self) {
+        let t = std::time::Instant::now();
+        self.evaluate_all();
+        self.stats.seconds[1] += t.elapsed().as_secs_f64();
+    }
+
+    fn evaluate_all(&mut self) {
         let total = 2 * self.n;
         // 0 new, 1 on the current path, 2 done.
         let mut seen = vec![0u8; total];
@@ -432,6 +443,13 @@ impl<'a> Group<'a> {
     /// One improvement pass for one side: each of its nodes switches to a
     /// strictly better choice. Returns how many switched.
     pub fn improve(&mut self, side: usize) -> u64 {
+        let t = std::time::Instant::now();
+        let r = self.improve_pass(side);
+        self.stats.seconds[2] += t.elapsed().as_secs_f64();
+        r
+    }
+
+    fn improve_pass(&mut self, side: usize) -> u64 {
         self.stats.rounds += 1;
         let n = self.n;
         let switched = AtomicU64::new(0);
@@ -501,6 +519,13 @@ impl<'a> Group<'a> {
     /// of its nodes has an equally good move into the set and each of the
     /// other's nodes stays in it. Returns whether anything was switched.
     pub fn hold(&mut self, side: usize) -> bool {
+        let t = std::time::Instant::now();
+        let r = self.hold_loops(side);
+        self.stats.seconds[3] += t.elapsed().as_secs_f64();
+        r
+    }
+
+    fn hold_loops(&mut self, side: usize) -> bool {
         let n = self.n;
         let other = 1 - side;
         let both = STAY_N | STAY_S;
@@ -682,6 +707,12 @@ impl<'a> Group<'a> {
     /// bounds close wherever play cannot loop for ever; their middle starts
     /// both sides' strategies near the optimum.
     fn warm_start(&mut self, obs: &dyn Observer) {
+        let t = std::time::Instant::now();
+        self.warm_bounds(obs);
+        self.stats.seconds[0] += t.elapsed().as_secs_f64();
+    }
+
+    fn warm_bounds(&mut self, obs: &dyn Observer) {
         let n = self.n;
         let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
         let (wn, ws) = (self.w_n as f64 / 72.0, self.w_s as f64 / 72.0);
@@ -796,8 +827,15 @@ impl<'a> Group<'a> {
             .reduce(|| 0.0, f64::max);
         if trace {
             eprintln!(
-                "rounds {}, holds {}, gap between the sides {:.2e}",
-                self.stats.rounds, self.stats.holds, self.stats.gap
+                "{n} positions: rounds {}, holds {}, gap between the sides {:.2e}; seconds warm {:.2} evaluate {:.2} \
+                 improve {:.2} hold {:.2}",
+                self.stats.rounds,
+                self.stats.holds,
+                self.stats.gap,
+                self.stats.seconds[0],
+                self.stats.seconds[1],
+                self.stats.seconds[2],
+                self.stats.seconds[3]
             );
         }
         self.rank_progress();
