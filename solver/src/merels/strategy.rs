@@ -719,7 +719,7 @@ impl<'a> Group<'a> {
         let mut lo: Vec<f64> = (0..n).map(|p| if self.kind[p] == LIVE { -1.0 } else { self.val[p] }).collect();
         let mut hi: Vec<f64> = (0..n).map(|p| if self.kind[p] == LIVE { 1.0 } else { self.val[p] }).collect();
         let live: Vec<u32> = (0..n as u32).filter(|&p| self.kind[p as usize] == LIVE).collect();
-        obs.begin("strategy iteration: first bounds", 0);
+        obs.begin("strategy iteration: first bounds (sweeps)", WARM_SWEEPS);
         for sweep in 0..WARM_SWEEPS {
             let mut moved = 0f64;
             for &p in &live {
@@ -802,10 +802,10 @@ impl<'a> Group<'a> {
     /// Iterates to optimal strategies and returns the group's tables with
     /// their progress ranks.
     pub fn run(mut self, succ_error: f64, obs: &dyn Observer) -> (Vec<Table>, Stats) {
-        obs.begin("strategy iteration", 0);
         let trace = std::env::var_os("LUDUS_TRACE").is_some();
         self.lambda = 1.0 - DISCOUNT;
         self.warm_start(obs);
+        obs.begin("strategy iteration (rounds)", 0);
         if trace {
             eprintln!("warm start: {} sweeps", self.stats.warm);
         }
