@@ -1,9 +1,11 @@
 //! Benchmarks of the merels solver: indexing, one sector group's retrograde
-//! pass, one value-iteration sweep, and the whole Rota solve.
+//! pass, the phases of strategy iteration under Schädler's dice (exits and
+//! children, warm start, one exact evaluation, one improvement pass, the
+//! whole group), and the whole Rota solve.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use engine::merels::{Board, BoardKind, Dice, Rules};
-use solver::merels::chance::Iteration;
+use solver::merels::strategy::{Group, SECOND};
 use solver::merels::{BoardTables, Indexer, Sector, Silent, Solution, SolveOptions};
 use std::hint::black_box;
 
@@ -45,12 +47,30 @@ fn passes(c: &mut Criterion) {
             g.bench_function("retrograde pass", |b| b.iter(|| known.solve_group(&group, &opts, &Silent)));
         } else {
             let ix = vec![Indexer::new(known.board_tables.clone(), group[0])];
-            g.bench_function("value-iteration sweep", |b| {
+            let lookup = known.lookup(&group);
+            g.bench_function("strategy iteration: exits and children", |b| {
+                b.iter(|| Group::new(&rules, &lookup, ix.clone(), &Silent).len())
+            });
+            let warm = || {
+                let mut it = Group::new(&rules, &lookup, ix.clone(), &Silent);
+                it.warm(&Silent);
+                it
+            };
+            g.bench_function("strategy iteration: warm start", |b| {
                 b.iter_batched(
-                    || Iteration::new(&rules, &known, ix.clone(), &Silent),
-                    |mut it| it.sweep(),
+                    || Group::new(&rules, &lookup, ix.clone(), &Silent),
+                    |mut it| it.warm(&Silent),
                     BatchSize::PerIteration,
                 )
+            });
+            g.bench_function("strategy iteration: exact evaluation", |b| {
+                b.iter_batched(warm, |mut it| it.evaluate(), BatchSize::PerIteration)
+            });
+            g.bench_function("strategy iteration: improvement pass", |b| {
+                b.iter_batched(warm, |mut it| it.improve(SECOND), BatchSize::PerIteration)
+            });
+            g.bench_function("strategy iteration: whole group", |b| {
+                b.iter(|| known.solve_group(&group, &opts, &Silent))
             });
         }
         g.finish();

@@ -19,11 +19,18 @@ fn rota_solve_json_has_the_documented_keys() {
     let o = ludus(&["rota", "solve", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
-    assert!(["win", "draw", "loss"].contains(&v["value"].as_str().unwrap()));
+    let outcome = v["outcome"].as_str().unwrap();
+    let value = v["value"].as_f64().unwrap();
+    assert_eq!(value, [1.0, 0.0, -1.0][["win", "draw", "loss"].iter().position(|w| *w == outcome).unwrap()]);
+    for counts in [&v["classes"], &v["positions"]] {
+        for key in ["wins", "draws", "losses"] {
+            assert!(counts[key].is_u64(), "{key} missing in {counts}");
+        }
+    }
     let firsts = v["first_moves"].as_array().unwrap();
     assert_eq!(firsts.len(), 9);
     for m in firsts {
-        assert!(m["point"].is_string() && m["value"].is_string());
+        assert!(m["point"].is_string() && m["value"].is_number() && m["outcome"].is_string());
         assert!(m.get("plies").is_some());
     }
     for key in ["random_vs_random", "perfect_vs_random", "random_vs_perfect"] {
@@ -67,7 +74,7 @@ fn bad_input_exits_2_with_a_message() {
         (&["merels", "solve"], "required arguments"),
         (&["merels", "solve", "--board", "hex"], "unknown board"),
         (&["merels", "solve", "--board", "six", "--dice", "loaded"], "unknown dice reading"),
-        (&["merels", "solve", "--board", "six", "--diagonals"], "--diagonals is an option of the three board"),
+        (&["merels", "solve", "--board", "six", "--diagonals"], "diagonals are an option of the three board"),
         (&["merels", "probe", "six:................", "x", "6", "6", "--play", "a1,a1"], "not legal"),
         (&["arena", "--help-me"], "unexpected argument"),
         (&["arena"], "required arguments"),

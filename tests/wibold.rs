@@ -193,7 +193,7 @@ fn bad_input_exits_2_with_a_message() {
         (&["wibold", "simulate", "--players", "9"], "2 to 8 players"),
         (&["wibold", "play", "--players", "0"], "2 to 8 players"),
         (&["wibold", "simulate", "--games", "0"], "at least 1"),
-        (&["wibold", "simulate", "--threads", "0", "--games", "5"], "at least 1"),
+        (&["wibold", "simulate", "--threads", "0", "--games", "5"], "not a thread count"),
         (&["wibold", "simulate", "--rules", "short"], "full or simplified"),
         (&["wibold", "simulate", "--games", "5", "--plot", "figure.jpg"], ".svg or .png"),
         (&["wibold", "analyse", "--plot", "/no/such/dir/f.svg"], "does not exist"),

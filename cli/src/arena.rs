@@ -8,17 +8,20 @@ use std::time::Instant;
 use clap::Args;
 use engine::arena::{self, Config, Decision, GameLog, Sprt, Summary, Wdl};
 use engine::game::Game;
-use engine::merels::{Blocked, BoardKind, Dice, Merels, PlacementMills, Rules};
+use engine::merels::{BoardKind, Dice, Merels, Rules};
 use engine::players::alphabeta::SearcherBot;
 use engine::players::{Bot, Spec, generic_bot};
-use engine::rithmo::{Position as RithmoPosition, Rithmomachia, RuleSet, Victory};
+use engine::rithmo::{Position as RithmoPosition, Rithmomachia, RuleSet};
+use engine::stats::MIN_SAMPLE;
+use serde::Deserialize as _;
 use serde_json::{Value, json};
 use solver::merels::{PerfectBot, solution_for_play};
 
+use crate::common::{HASH_DEFAULT_MIB, check_memory, parse_hash, parse_threads};
 use crate::error::{CliError, Result};
 use crate::merels_args::{DbArgs, MoreRuleArgs, RuleArgs, rules_for};
 use crate::progress::{Bars, counter};
-use crate::rithmo::{PositionArgs, write_atomically};
+use crate::rithmo::PositionArgs;
 
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
@@ -48,8 +51,8 @@ pub struct ArenaArgs {
     /// Players' turns after which a game is a draw [default: 300; rithmo 1000]
     #[arg(long, value_name = "P")]
     max_plies: Option<usize>,
-    /// Games played at once [default: one per core]
-    #[arg(long, value_name = "T")]
+    /// Games played at once [default: one per core; never more than --games]
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
     threads: Option<usize>,
     /// One JSON object on standard output, for scripts
     #[arg(long)]
@@ -79,8 +82,8 @@ pub struct ArenaArgs {
     /// The SPRT's chance of accepting H0 when H1 holds
     #[arg(long, default_value_t = 0.05, requires = "sprt")]
     beta: f64,
-    /// Table size of Rithmomachia's engine, per bot and game, in MiB
-    #[arg(long, value_name = "MIB", default_value_t = 16)]
+    /// Table size of Rithmomachia's engine, per bot and thread, in MiB
+    #[arg(long, value_name = "MIB", default_value_t = HASH_DEFAULT_MIB, value_parser = parse_hash)]
     hash: usize,
 }
 
@@ -112,11 +115,6 @@ struct Setup {
 pub fn run(args: ArenaArgs) -> Result<()> {
     if args.games == 0 {
         return Err("--games must be at least 1".into());
-    }
-    match args.threads {
-        Some(0) => return Err("--threads must be at least 1".into()),
-        Some(t) if t > 1024 => return Err(CliError(format!("--threads {t} is beyond reason (at most 1024)"))),
-        _ => {}
     }
     if args.max_plies == Some(0) {
         return Err("--max-plies must be at least 1".into());
@@ -178,9 +176,9 @@ fn run_rithmo(args: &ArenaArgs) -> Result<()> {
     if merels_options {
         return Err("the merels rules options do not apply to rithmo".into());
     }
-    if args.hash == 0 || args.hash > 4096 {
-        return Err(CliError(format!("--hash {} MiB: choose between 1 and 4096", args.hash)));
-    }
+    let threads = args.threads.unwrap_or_else(rayon::current_num_threads).min(args.games) as u64;
+    let tables = 2 * threads * ((args.hash as u64) << 20);
+    check_memory(tables, &format!("--hash {} for two bots on {threads} threads", args.hash))?;
     let (start, rules) = args.rithmo.resolve()?;
     let game = Rithmomachia::new(rules, start);
     if game.result(&game.start()).is_some() {
@@ -198,7 +196,7 @@ fn run_rithmo(args: &ArenaArgs) -> Result<()> {
     let (a, b) = (make(&args.a)?, make(&args.b)?);
     let setup = Setup {
         game: "rithmo",
-        rules: json!({"preset": rules.name, "victory": rules.victory.to_string(), "start": start.to_string()}),
+        rules: rithmo_rules_json(&rules, &start)?,
         label: format!("{} rules, victory {}", rules.name, rules.victory),
     };
     play_match(args, &game, a.as_ref(), b.as_ref(), &setup, 1000)
@@ -228,31 +226,49 @@ fn play_match<G: Game>(
         games: args.games,
         seed: args.seed,
         max_plies: args.max_plies.unwrap_or(default_plies),
-        threads: args.threads.unwrap_or(0),
+        threads: args.threads.unwrap_or_else(rayon::current_num_threads).min(args.games),
     };
+    if let Some(path) = &args.record {
+        engine::file::check_writable(path)?;
+    }
     let bar = counter(cfg.games as u64, "games", args.quiet || args.json);
     let t = Instant::now();
-    let illegal = |e: String| CliError(format!("illegal action: {e}"));
-    let (logs, sprt) = match args.sprt {
-        None => (arena::run(game, a, b, &cfg, &|| bar.inc(1)).map_err(illegal)?, None),
-        Some((e0, e1)) => {
-            let test = Sprt::new(e0, e1, args.alpha, args.beta)?;
-            let r = arena::run_sprt(game, a, b, &cfg, &test, &|| bar.inc(1)).map_err(illegal)?;
-            (r.logs, Some((test, r.decision, r.llr)))
+    let test = match args.sprt {
+        Some((e0, e1)) => Some(Sprt::new(e0, e1, args.alpha, args.beta)?),
+        None => None,
+    };
+    // One game loop, with or without the test; its verdict, if any, beside
+    // the summary.
+    let play = |each: &mut dyn FnMut(&GameLog) -> std::result::Result<(), String>| {
+        let illegal = |e: String| CliError(format!("illegal action: {e}"));
+        match &test {
+            None => Ok((arena::run_with(game, a, b, &cfg, &|| bar.inc(1), each).map_err(illegal)?, None)),
+            Some(test) => {
+                let r = arena::run_sprt(game, a, b, &cfg, test, &|| bar.inc(1), each).map_err(illegal)?;
+                Ok::<_, CliError>((r.summary, Some((*test, r.decision, r.llr))))
+            }
+        }
+    };
+    // The record is written game by game as the match goes, and appears
+    // under its name only when the match is over.
+    let (summary, sprt) = match &args.record {
+        None => play(&mut |_| Ok(()))?,
+        Some(path) => {
+            let mut played = None;
+            engine::file::write_atomic_with(path, |w| {
+                let mut each = |g: &GameLog| {
+                    use std::io::Write as _;
+                    writeln!(w, "{}", record_line(args, setup, g)).map_err(|e| e.to_string())
+                };
+                played = Some(play(&mut each).map_err(|e| std::io::Error::other(e.0))?);
+                Ok(())
+            })?;
+            played.expect("the match was played")
         }
     };
     bar.finish_and_clear();
     let seconds = t.elapsed().as_secs_f64();
-    let summary = Summary::of(&logs);
-    if let Some(path) = &args.record {
-        let mut text = String::new();
-        for g in &logs {
-            text.push_str(&record_line(args, setup, g).to_string());
-            text.push('\n');
-        }
-        write_atomically(path, text.as_bytes())?;
-    }
-    let threads = if cfg.threads == 0 { rayon::current_num_threads() } else { cfg.threads };
+    let threads = cfg.threads;
     let timed = args.a.uses_time() || args.b.uses_time();
     if args.json {
         let mut v = serde_json::to_value(&summary).map_err(|e| CliError(e.to_string()))?;
@@ -265,7 +281,7 @@ fn play_match<G: Game>(
         v["max_plies"] = json!(cfg.max_plies);
         v["threads"] = json!(threads);
         v["seconds"] = json!(seconds);
-        v["games_per_second"] = json!(cfg.games as f64 / seconds.max(1e-9));
+        v["games_per_second"] = json!(summary.games as f64 / seconds.max(1e-9));
         v["elo_text"] = json!(elo_text(summary.elo));
         v["reproducible"] = json!(!timed);
         if let Some((test, decision, llr)) = &sprt {
@@ -279,11 +295,11 @@ fn play_match<G: Game>(
         "Arena: {} ({}), {} games, seed {}, ply limit {}, {threads} threads: {:.2} s ({:.1} games/s)",
         setup.game,
         setup.label,
-        cfg.games,
+        summary.games,
         args.seed,
         cfg.max_plies,
         seconds,
-        cfg.games as f64 / seconds.max(1e-9)
+        summary.games as f64 / seconds.max(1e-9)
     );
     println!("A = {}   B = {}", args.a, args.b);
     println!();
@@ -298,11 +314,7 @@ fn play_match<G: Game>(
         println!(
             "SPRT H0: {:+} Elo, H1: {:+} Elo (alpha {}, beta {}): log-likelihood ratio {llr:.3}, bounds \
              ({lo:.3}, {hi:.3}) — {verdict} after {} games",
-            test.elo0,
-            test.elo1,
-            test.alpha,
-            test.beta,
-            summary.games
+            test.elo0, test.elo1, test.alpha, test.beta, summary.games
         );
     }
     if timed {
@@ -327,8 +339,9 @@ fn elo_text(e: f64) -> String {
 fn print_report(s: &Summary) {
     let row = |name: &str, w: &Wdl| {
         let n = w.games();
-        let score = if n > 0 { (w.wins as f64 + 0.5 * w.draws as f64) / n as f64 } else { f64::NAN };
-        println!("  {name:<12} {:>7} {:>7} {:>7} {:>7} {:>8.4}", n, w.wins, w.draws, w.losses, score);
+        let score =
+            if n > 0 { format!("{:.4}", (w.wins as f64 + 0.5 * w.draws as f64) / n as f64) } else { "-".to_string() };
+        println!("  {name:<12} {:>7} {:>7} {:>7} {:>7} {:>8}", n, w.wins, w.draws, w.losses, score);
     };
     println!("  {:<12} {:>7} {:>7} {:>7} {:>7} {:>8}", "", "games", "wins", "draws", "losses", "score");
     let a = Wdl { wins: s.a_wins, draws: s.draws, losses: s.b_wins };
@@ -341,6 +354,15 @@ fn print_report(s: &Summary) {
     row("  moving 2nd", &s.b_second);
     println!();
     let sc = &s.score;
+    if (s.games as u64) < MIN_SAMPLE {
+        println!(
+            "A's score {:.4} over {} game(s): too few for an interval, an Elo estimate or a first player's \
+             advantage (at least {MIN_SAMPLE} games)",
+            sc.score, s.games
+        );
+        println!("Average length {:.1} plies; {} games drawn by the ply limit", s.average_plies, s.ply_limit_draws);
+        return;
+    }
     println!(
         "A's score {:.4} ± {:.4} (95% interval {:.4} to {:.4}; wins count 1, draws ½)",
         sc.score,
@@ -407,53 +429,41 @@ fn record_line(args: &ArenaArgs, setup: &Setup, g: &GameLog) -> Value {
 
 /// The rules of the merels family in a record: every field.
 pub fn merels_rules_json(r: &Rules) -> Value {
-    json!({
-        "board": r.board.kind.name(),
-        "diagonals": r.board.diagonals,
-        "dice": r.dice.name(),
-        "flying": r.flying,
-        "no_take_from_mills": r.no_take_from_mills,
-        "double_mill_one": r.double_mill_one,
-        "placement_mills": r.placement_mills.name(),
-        "blocked": r.blocked.name(),
-        "special_72": r.special_72,
-    })
+    serde_json::to_value(r).expect("rules are plain data")
 }
 
 /// The rules of a record, rebuilt.
 pub fn merels_rules_from_json(v: &Value) -> std::result::Result<Rules, String> {
-    let text = |k: &str| v[k].as_str().ok_or_else(|| format!("the rules lack '{k}'"));
-    let flag = |k: &str| v[k].as_bool().ok_or_else(|| format!("the rules lack '{k}' (true or false)"));
-    let kind: BoardKind = text("board")?.parse()?;
-    let dice: Dice = text("dice")?.parse()?;
-    let mut rules = Rules::new(kind, dice);
-    let diagonals = flag("diagonals")?;
-    if diagonals && kind != BoardKind::Three {
-        return Err(format!("diagonals are an option of the three board, not {kind}"));
-    }
-    rules = rules.with_diagonals(diagonals);
-    rules.flying = flag("flying")?;
-    rules.no_take_from_mills = flag("no_take_from_mills")?;
-    rules.double_mill_one = flag("double_mill_one")?;
-    rules.placement_mills = text("placement_mills")?.parse::<PlacementMills>()?;
-    rules.blocked = text("blocked")?.parse::<Blocked>()?;
-    rules.special_72 =
-        v["special_72"].as_u64().filter(|&n| n <= 72).ok_or("the rules lack 'special_72' (a number from 0 to 72)")?
-            as u8;
-    Ok(rules)
+    Rules::deserialize(v).map_err(|e| {
+        let e = e.to_string();
+        match e.strip_prefix("missing field ") {
+            Some(field) => format!("the rules lack {field}"),
+            None => format!("the rules: {e}"),
+        }
+    })
+}
+
+/// The rules and start of a Rithmomachia record: `{"preset", "victory",
+/// "start"}`.
+fn rithmo_rules_json(rules: &RuleSet, start: &RithmoPosition) -> Result<Value> {
+    let mut v = serde_json::to_value(rules)?;
+    v["start"] = json!(start.to_string());
+    Ok(v)
 }
 
 /// The rules and start of a Rithmomachia record, rebuilt.
 pub fn rithmo_rules_from_json(v: &Value) -> std::result::Result<(RuleSet, RithmoPosition), String> {
-    let text = |k: &str| v[k].as_str().ok_or_else(|| format!("the rules lack '{k}'"));
-    let rules = RuleSet::preset(text("preset")?)?.with_victory(text("victory")?.parse::<Victory>()?);
-    let start: RithmoPosition = text("start")?.parse().map_err(|e: engine::rithmo::ParseRfenError| e.to_string())?;
+    let rules = RuleSet::deserialize(json!({"preset": v["preset"], "victory": v["victory"]}))
+        .map_err(|e| format!("the rules: {e}"))?;
+    let start = v["start"].as_str().ok_or("the rules lack 'start'")?;
+    let start: RithmoPosition = start.parse().map_err(|e: engine::rithmo::ParseRfenError| e.to_string())?;
     Ok((rules, start))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::merels::Blocked;
 
     #[test]
     fn merels_rules_survive_the_record() {
@@ -468,5 +478,11 @@ mod tests {
                 assert_eq!(merels_rules_from_json(&merels_rules_json(&r)).unwrap(), r);
             }
         }
+        let mut v = merels_rules_json(&Rules::new(BoardKind::Six, Dice::None));
+        v["diagonals"] = json!(true);
+        assert!(merels_rules_from_json(&v).unwrap_err().contains("three board"));
+        v["diagonals"] = json!(false);
+        v["special_72"] = json!(73);
+        assert!(merels_rules_from_json(&v).is_err());
     }
 }

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod arena;
+mod common;
 mod error;
 mod merels;
 mod merels_args;
@@ -15,6 +16,7 @@ mod rithmo;
 mod rithmo_study;
 mod rithmo_tune;
 mod rota;
+mod serve;
 mod wibold;
 
 pub use error::CliError;
@@ -47,6 +49,9 @@ enum Command {
     Arena(Box<arena::ArenaArgs>),
     /// Step through one game of an arena record on the terminal board
     Replay(replay::ReplayArgs),
+    /// A local web server: the merels explorer, the Rithmomachia analysis
+    /// board and the match viewer in the browser, and their JSON API
+    Serve(serve::ServeArgs),
 }
 
 /// Runs the command line and returns the process exit code: 0 on success,
@@ -54,8 +59,18 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => e.exit(),
+        // Help and version go to standard output as clap writes them.
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            eprint!("{}", error::printable(&e.render().to_string()));
+            return ExitCode::from(error::EXIT_FAILURE);
+        }
     };
+    // A server writes to sockets that clients may close: there a closed
+    // connection is an error to handle, not the end of the program.
+    if !matches!(cli.command, Command::Serve(_)) {
+        quiet_on_closed_pipe();
+    }
     let result = match cli.command {
         Command::Rota(a) => rota::run(a),
         Command::Merels(a) => merels::run(a),
@@ -63,12 +78,23 @@ pub fn main() -> ExitCode {
         Command::Wibold(a) => wibold::run(a),
         Command::Arena(a) => arena::run(*a),
         Command::Replay(a) => replay::run(a),
+        Command::Serve(a) => serve::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => ExitCode::from(error::report(&e)),
+    }
+}
+
+/// A reader that stops early (`ludus rota solve | head -1`) ends the
+/// program quietly, as it ends any Unix tool: the default action of
+/// SIGPIPE, which the Rust runtime sets aside (and then every print would
+/// panic on the closed pipe).
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring a signal's default disposition at start-up, before
+    // any thread of ours exists, races with nothing.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

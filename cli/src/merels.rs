@@ -38,20 +38,33 @@ enum MerelsCmd {
         /// Solve only sectors with at most this many men in all (endgames)
         #[arg(long, value_name = "N")]
         max_men: Option<u8>,
-        /// Value iteration stops when no value changes more than this
-        #[arg(long, default_value_t = 1e-7)]
-        tolerance: f64,
-        /// Value iteration stops after this many sweeps at the latest
-        #[arg(long, default_value_t = 100_000)]
-        max_sweeps: u64,
         /// Memory a sector group may use, in GiB (a larger group is refused
         /// with its estimate; everything smaller stays on disk)
         #[arg(long, value_name = "GIB", default_value_t = 14.0)]
         memory: f64,
-        /// Under chance in movement, narrow positions whose proven bounds
-        /// stay apart (endless play) by certified strategy iteration (slow)
+        /// No progress bars
+        #[arg(long, short)]
+        quiet: bool,
+        /// One JSON object on standard output, for scripts
         #[arg(long)]
-        settle: bool,
+        json: bool,
+    },
+    /// Check a finished database against itself: every stored position's
+    /// value against its successors' stored values (exit 1 on a failure)
+    Verify {
+        /// The board: rota, three, six or nine
+        #[arg(long, value_parser = parse_board)]
+        board: BoardKind,
+        /// The dice reading: none, schaedler, murray or bell
+        #[arg(long, value_parser = parse_dice, default_value = "schaedler")]
+        dice: Dice,
+        #[command(flatten)]
+        rules: RuleArgs,
+        #[command(flatten)]
+        more: MoreRuleArgs,
+        /// Directory of the sector databases (one subdirectory per rule set)
+        #[arg(long, value_name = "DIR", default_value = "ludus-data/merels")]
+        db: std::path::PathBuf,
         /// No progress bars
         #[arg(long, short)]
         quiet: bool,
@@ -65,6 +78,14 @@ enum MerelsCmd {
         at: At,
         #[command(flatten)]
         db: DbArgs,
+        /// Solve what the database lacks even when it is large (a probe
+        /// otherwise refuses and names the `ludus merels solve` command)
+        #[arg(long)]
+        solve: bool,
+        /// No progress reports
+        #[arg(long, short)]
+        quiet: bool,
+        /// One JSON object on standard output, for scripts
         #[arg(long)]
         json: bool,
     },
@@ -120,35 +141,19 @@ fn board_of(parts: &[String]) -> Result<BoardKind> {
 
 pub fn run(args: MerelsArgs) -> Result<()> {
     match args.cmd {
-        MerelsCmd::Solve {
-            board,
-            dice,
-            rules,
-            more,
-            db,
-            max_men,
-            tolerance,
-            max_sweeps,
-            memory,
-            settle,
-            quiet,
-            json,
-        } => {
+        MerelsCmd::Solve { board, dice, rules, more, db, max_men, memory, quiet, json } => {
             let rules = rules_for(board, dice, &rules, &more)?;
-            if !(tolerance > 0.0 && tolerance < 1.0) {
-                return Err(CliError(format!("--tolerance {tolerance} must lie between 0 and 1")));
+            if !(memory.is_finite() && memory > 0.0) {
+                return Err(CliError(format!("--memory {memory}: a number of GiB above 0")));
             }
             let opts = SolveOptions {
                 db: db.dir(),
-                tolerance,
-                max_sweeps,
                 max_men,
                 keep_all: board != BoardKind::Nine || db.no_db,
-                settle,
                 memory_limit: (memory.max(0.0) * (1u64 << 30) as f64) as u64,
             };
             let t = Instant::now();
-            let bars = Bars::new(quiet || json);
+            let bars = Bars::new(quiet);
             let sol = Solution::solve_with(rules, &opts, &bars).map_err(|e| CliError(e.to_string()))?;
             let r = report(&sol, t.elapsed().as_secs_f64());
             if json {
@@ -158,9 +163,31 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             }
             Ok(())
         }
-        MerelsCmd::Probe { at, db, json } => {
+        MerelsCmd::Verify { board, dice, rules, more, db, quiet, json } => {
+            let rules = rules_for(board, dice, &rules, &more)?;
+            let opts = SolveOptions { db: Some(db), max_men: Some(0), keep_all: false, ..SolveOptions::default() };
+            let bars = Bars::new(quiet || json);
+            let mut sol = Solution::solve_with(rules, &opts, &bars).map_err(|e| CliError(e.to_string()))?;
+            let r = solver::merels::verify::verify(&mut sol, &bars).map_err(|e| CliError(e.to_string()))?;
+            if r.sectors.is_empty() {
+                return Err(CliError(format!(
+                    "no sector files of {} in {}: nothing to verify (solve first with `ludus merels solve`)",
+                    r.rules, r.directory
+                )));
+            }
+            if json {
+                println!("{}", serde_json::to_string_pretty(&r).map_err(|e| CliError(e.to_string()))?);
+            } else {
+                print_verify(&r);
+            }
+            if !r.ok() {
+                std::process::exit(1);
+            }
+            Ok(())
+        }
+        MerelsCmd::Probe { at, db, solve, quiet, json } => {
             let (rules, pos) = at.resolve()?;
-            probe(&rules, &pos, db.dir(), json, &Bars::new(json))
+            probe(&rules, &pos, db.dir(), json, solve, &Bars::new(quiet))
         }
         MerelsCmd::Show { at } => {
             let (rules, pos) = at.resolve()?;
@@ -169,6 +196,45 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             Ok(())
         }
     }
+}
+
+fn print_verify(r: &solver::merels::verify::VerifyReport) {
+    println!("Merels verify: {} in {}\n", r.rules, r.directory);
+    println!(
+        "{:<12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>10}",
+        "sector", "positions", "won", "drawn", "lost", "residual", "failures"
+    );
+    for s in &r.sectors {
+        println!(
+            "{:<12} {:>12} {:>12} {:>12} {:>12} {:>12.2e} {:>10}",
+            s.sector,
+            s.positions,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.max_residual,
+            s.failures.len() as u64 + s.more_failures
+        );
+        for f in &s.failures {
+            println!("    FAIL {}: stored {}, successors give {}", f.position, f.stored, f.computed);
+        }
+        if s.more_failures > 0 {
+            println!("    … and {} more", s.more_failures);
+        }
+    }
+    if !r.missing.is_empty() {
+        println!("\nNot solved yet ({} sectors): {}", r.missing.len(), r.missing.join(" "));
+    }
+    if !r.unchecked.is_empty() {
+        println!("Not checked, successors missing: {}", r.unchecked.join(" "));
+    }
+    println!(
+        "\n{} positions in {} sector files; largest residual {:.2e}; {}",
+        r.positions,
+        r.sectors.len(),
+        r.max_residual,
+        if r.ok() { "every stored value holds".to_string() } else { format!("{} FAILURES", r.failures) }
+    );
 }
 
 fn human_bytes(b: u64) -> String {
@@ -228,7 +294,7 @@ fn print_report(r: &MerelsReport, sol: &Solution) {
     println!();
     println!(
         "{:<16} {:<17} {:>12} {:>11} {:>11} {:>11} {:>10} {:>9} {:>11} {:>8}",
-        "sector", "method", "positions", "won", "drawn", "lost", "disk", "seconds", "pos/s", "sweeps"
+        "sector", "method", "positions", "wins", "draws", "losses", "disk", "seconds", "pos/s", "rounds"
     );
     for s in &r.sectors {
         println!(
@@ -246,7 +312,7 @@ fn print_report(r: &MerelsReport, sol: &Solution) {
         );
     }
     println!("(sector: men on board + in hand of the side to move, v those of the other side; under chance");
-    println!(" 'won'/'lost' count positions of positive/negative value)");
+    println!(" 'wins'/'losses' count positions of positive/negative value)");
     println!();
     println!(
         "Total: {} positions in {} sectors, {} on disk; solving time {:.2} s, {:.0} positions/s; run {:.2} s",
@@ -275,8 +341,7 @@ fn print_report(r: &MerelsReport, sol: &Solution) {
     if r.sectors.iter().any(|s| s.widest_interval.is_some()) {
         let open: u64 = r.sectors.iter().filter_map(|s| s.open_positions).sum();
         println!(
-            "Proven intervals: {} of {} positions are pinned to 1e-5; {open} stay open (endless play keeps their \
-             bounds apart; widest {widest:.3}).",
+            "Proven intervals: {} of {} positions are exact to 1e-6; {open} open; widest proven interval {widest:.2e}.",
             r.positions - open,
             r.positions
         );

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use engine::merels::{Action, Blocked, BoardKind, Dice, PlacementMills, Position, Rules, Throw, render};
+use engine::merels::{Blocked, BoardKind, Dice, PlacementMills, Position, Rules, Throw, render};
 use serde_json::json;
 use solver::merels::report::ValueReport;
 use solver::merels::{Eval, Observer, Solution, SolveOptions};
@@ -59,23 +59,25 @@ impl RuleArgs {
 
 impl MoreRuleArgs {
     pub fn apply(&self, mut rules: Rules) -> Result<Rules> {
-        if self.diagonals && rules.board.kind != BoardKind::Three {
-            return Err(CliError(format!("--diagonals is an option of the three board, not {}", rules.board.kind)));
-        }
-        rules = rules.with_diagonals(self.diagonals);
+        rules = rules
+            .try_with_diagonals(self.diagonals)
+            .map_err(|e| CliError(format!("--diagonals: {e}")))?
+            .try_with_special_72(self.special_72)?;
         rules.flying = self.flying;
         rules.no_take_from_mills = self.no_take_from_mills;
         rules.double_mill_one = self.double_mill_one;
-        rules.special_72 = self.special_72;
         Ok(rules)
     }
 }
+
+/// Where the databases live unless `--db` says otherwise.
+pub const DEFAULT_DB: &str = "ludus-data/merels";
 
 /// Where the databases live.
 #[derive(Args, Debug, Clone)]
 pub struct DbArgs {
     /// Directory of the sector databases (one subdirectory per rule set)
-    #[arg(long, value_name = "DIR", default_value = "ludus-data/merels")]
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_DB)]
     pub db: PathBuf,
     /// Solve in memory only: read and write no database
     #[arg(long)]
@@ -101,78 +103,106 @@ pub fn rules_for(kind: BoardKind, dice: Dice, basic: &RuleArgs, more: &MoreRuleA
     basic.apply(more.apply(Rules::new(kind, dice))?)
 }
 
-/// Plays actions in notation from a position, refusing illegal ones. Turns
-/// that start with a throw take the throw as a prefix: `special:a1^d1`,
-/// `normal:a1-a4`.
-pub fn play_moves(mut pos: Position, moves: &[String], rules: &Rules) -> Result<Position> {
-    let board = rules.board;
-    for m in moves.iter().map(|m| m.trim()).filter(|m| !m.is_empty()) {
-        let st = pos.state();
-        if rules.lost(&st) {
-            return Err(CliError(format!("cannot play '{m}': the game is over in {pos}")));
-        }
-        let (throw, text) = match m.split_once(':') {
-            Some(("special", t)) => (Throw::Special, t),
-            Some(("normal", t)) => (Throw::Normal, t),
-            Some((other, _)) => {
-                return Err(CliError(format!("'{other}' in '{m}' is not a throw (expected special or normal)")));
-            }
-            None => (Throw::Normal, m),
-        };
-        let throw = if rules.throws(&st) { throw } else { Throw::None };
-        if throw == Throw::None && m.contains(':') {
-            return Err(CliError(format!("'{m}': no dice are thrown before this turn")));
-        }
-        let action = Action::parse(text, board)?;
-        let legal = rules.actions(&st, throw);
-        let Some((_, next)) = legal.iter().find(|(a, _)| *a == action) else {
-            let names: Vec<String> = legal.iter().map(|(a, _)| a.display(board).to_string()).collect();
-            return Err(CliError(format!(
-                "'{m}' is not legal for {} in {pos}{}; legal: {}",
-                pos.to_move,
-                if throw == Throw::Special { " after a special throw" } else { "" },
-                if names.is_empty() { "none".to_string() } else { names.join(" ") }
-            )));
-        };
-        pos = Position::from_state(pos.kind, pos.to_move.other(), *next);
+/// Plays actions in notation from a position, refusing illegal ones (and
+/// empty ones: `a1,,d1`).
+pub fn play_moves(pos: Position, moves: &[String], rules: &Rules) -> Result<Position> {
+    Ok(rules.play_texts(&pos, moves)?)
+}
+
+/// The most positions a probe solves on its own (counting each position
+/// under chance in movement twenty times): a few seconds of work.
+/// Beyond it, a probe names the `ludus merels solve` command that provides
+/// them (or solves on `--solve`).
+pub const PROBE_SOLVE_LIMIT: u64 = 2_000_000;
+
+/// Positions in the sectors of up to `max_men` men that the database in
+/// `db` (if any) does not hold yet.
+pub fn positions_to_solve(rules: &Rules, max_men: u8, db: Option<&std::path::Path>) -> u64 {
+    use solver::merels::{BoardTables, Indexer, db::Db, sector::solve_order};
+    let tables = BoardTables::new(rules.board);
+    let store = db.map(|root| Db::new(root, *rules));
+    let men = |s: &solver::merels::Sector| s.w + s.wf + s.b + s.bf;
+    solve_order(rules)
+        .into_iter()
+        .filter(|g| g.iter().all(|s| men(s) <= max_men))
+        .flatten()
+        .filter(|s| !(s.is_stored() && store.as_ref().is_some_and(|d| d.path(*s).exists())))
+        .map(|s| Indexer::new(tables.clone(), s).size())
+        .sum()
+}
+
+/// The `ludus merels solve` command that solves the sectors of up to
+/// `max_men` men under `rules` into `db`.
+pub fn solve_command(rules: &Rules, max_men: u8, db: Option<&std::path::Path>) -> String {
+    let d = Rules::new(rules.board.kind, rules.dice);
+    let mut c = format!("ludus merels solve --board {} --dice {}", rules.board.kind, rules.dice);
+    if max_men < 2 * rules.men() {
+        c.push_str(&format!(" --max-men {max_men}"));
     }
-    Ok(pos)
+    for (on, flag) in [
+        (rules.board.diagonals, "--diagonals"),
+        (rules.flying, "--flying"),
+        (rules.no_take_from_mills, "--no-take-from-mills"),
+        (rules.double_mill_one, "--double-mill-one"),
+    ] {
+        if on {
+            c.push(' ');
+            c.push_str(flag);
+        }
+    }
+    if rules.placement_mills != d.placement_mills {
+        c.push_str(&format!(" --placement-mills {}", rules.placement_mills.name()));
+    }
+    if rules.blocked != d.blocked {
+        c.push_str(&format!(" --blocked {}", rules.blocked.name()));
+    }
+    if rules.special_72 != d.special_72 {
+        c.push_str(&format!(" --special-72 {}", rules.special_72));
+    }
+    if let Some(dir) = db.filter(|d| *d != std::path::Path::new(DEFAULT_DB)) {
+        c.push_str(&format!(" --db {}", dir.display()));
+    }
+    c
 }
 
 /// Solves what a position needs (reading finished sectors from the
 /// database) and prints its value and every action rated.
-pub fn probe(rules: &Rules, pos: &Position, db: Option<PathBuf>, json: bool, obs: &dyn Observer) -> Result<()> {
+pub fn probe(
+    rules: &Rules,
+    pos: &Position,
+    db: Option<PathBuf>,
+    json: bool,
+    solve_anyway: bool,
+    obs: &dyn Observer,
+) -> Result<()> {
     let st = pos.state();
     let s = solver::merels::Sector::of(&st);
-    let opts = SolveOptions { db, max_men: Some(s.w + s.wf + s.b + s.bf), keep_all: true, ..SolveOptions::default() };
+    let max_men = s.w + s.wf + s.b + s.bf;
+    let missing = positions_to_solve(rules, max_men, db.as_deref());
+    // Value iteration over chance in movement costs some twenty sweeps.
+    let work = if rules.dice_in_movement() { 20 * missing } else { missing };
+    if work > PROBE_SOLVE_LIMIT && !solve_anyway {
+        return Err(CliError(format!(
+            "this probe needs {missing} positions solved that {}; solve them first with\n  {}\n\
+             (or add --solve to solve them now)",
+            match &db {
+                Some(d) => format!("the database in {} does not hold", d.display()),
+                None => "no database holds (--no-db)".to_string(),
+            },
+            solve_command(rules, max_men, db.as_deref())
+        )));
+    }
+    let opts = SolveOptions { db, max_men: Some(max_men), keep_all: true, ..SolveOptions::default() };
     let sol = Solution::solve_with(*rules, &opts, obs).map_err(|e| CliError(e.to_string()))?;
     let value = sol.eval(&st).ok_or_else(|| CliError(format!("{pos} is outside the solved positions")))?;
-    let rated = sol.rate_actions(&st);
-    let board = rules.board;
-    let vr = ValueReport::from_eval(value, sol.den);
-    let throw_name = |t: Throw| match t {
-        Throw::None => None,
-        Throw::Normal => Some("normal"),
-        Throw::Special => Some("special"),
-    };
     if json {
-        let moves: Vec<_> = rated
-            .iter()
-            .map(|(t, a, e)| {
-                let mut v = serde_json::to_value(ValueReport::from_eval(*e, sol.den)).expect("json");
-                v["move"] = json!(a.display(board).to_string());
-                v["throw"] = json!(throw_name(*t));
-                v
-            })
-            .collect();
-        let mut out = serde_json::to_value(&vr).expect("json");
-        out["position"] = json!(pos.to_string());
-        out["side"] = json!(pos.to_move.to_string());
-        out["rules"] = json!(rules.label());
-        out["moves"] = json!(moves);
+        let out = probe_json(rules, pos, &sol)?;
         println!("{}", serde_json::to_string_pretty(&out).map_err(|e| CliError(e.to_string()))?);
         return Ok(());
     }
+    let rated = if rules.lost(&st) { Vec::new() } else { sol.rate_actions(&st) };
+    let board = rules.board;
+    let vr = ValueReport::from_eval(value, sol.den);
     println!("{}", render(pos, board));
     println!("{pos}   ({})", rules.label());
     println!("Value for {} (to move): {}", pos.to_move, describe(&value, &vr));
@@ -193,6 +223,40 @@ pub fn probe(rules: &Rules, pos: &Position, db: Option<PathBuf>, json: bool, obs
         println!("  {:<16} {}", a.display(board).to_string(), describe(e, &r));
     }
     Ok(())
+}
+
+/// A throw by name: `normal`, `special`, or none when no dice are thrown.
+pub fn throw_name(t: Throw) -> Option<&'static str> {
+    match t {
+        Throw::None => None,
+        Throw::Normal => Some("normal"),
+        Throw::Special => Some("special"),
+    }
+}
+
+/// The probe as one JSON object: the position's value for the side to move
+/// and every action rated, best first within each throw (none once the game
+/// is over).
+pub fn probe_json(rules: &Rules, pos: &Position, sol: &Solution) -> Result<serde_json::Value> {
+    let st = pos.state();
+    let value = sol.eval(&st).ok_or_else(|| CliError(format!("{pos} is outside the solved positions")))?;
+    let rated = if rules.lost(&st) { Vec::new() } else { sol.rate_actions(&st) };
+    let board = rules.board;
+    let moves: Vec<_> = rated
+        .iter()
+        .map(|(t, a, e)| {
+            let mut v = serde_json::to_value(ValueReport::from_eval(*e, sol.den)).expect("json");
+            v["move"] = json!(a.display(board).to_string());
+            v["throw"] = json!(throw_name(*t));
+            v
+        })
+        .collect();
+    let mut out = serde_json::to_value(ValueReport::from_eval(value, sol.den)).expect("json");
+    out["position"] = json!(pos.to_string());
+    out["side"] = json!(pos.to_move.to_string());
+    out["rules"] = json!(rules.label());
+    out["moves"] = json!(moves);
+    Ok(out)
 }
 
 /// A value in words: `win in 5`, `7/72 (0.0972)`, `0.1234 (proved in [0.1230, 0.1238])`.

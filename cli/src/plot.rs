@@ -2,7 +2,6 @@
 //! (the font comes from the `ttf-noto-sans` crate, so nothing is needed
 //! from the system), written atomically.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -53,22 +52,6 @@ fn parent(path: &Path) -> &Path {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     }
-}
-
-/// Writes a file whole or not at all: a temporary file in the same
-/// directory, then a rename over the target.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("plot");
-    let tmp = parent(path).join(format!(".{name}.{}.tmp", std::process::id()));
-    let fail = |e: std::io::Error| CliError(format!("cannot write '{}': {e}", path.display()));
-    if let Err(e) = fs::write(&tmp, bytes) {
-        let _ = fs::remove_file(&tmp);
-        return Err(fail(e));
-    }
-    fs::rename(&tmp, path).map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        fail(e)
-    })
 }
 
 /// The histogram of simulated game lengths with the exact law over it (the
@@ -125,7 +108,7 @@ pub fn draw(target: &PlotTarget, rows: &[(LengthPanel, GamePanel)]) -> Result<()
             encode_png(&pixels, size)?
         }
     };
-    write_atomic(&target.path, &bytes)
+    Ok(engine::file::write_atomic(&target.path, &bytes)?)
 }
 
 fn plot_error<E: std::fmt::Display>(e: E) -> CliError {

@@ -1,17 +1,23 @@
 //! `ludus replay`: one game of an arena record, move by move on the
-//! terminal board.
+//! terminal board. The result is recomputed from the moves: a record whose
+//! result does not follow from them is refused.
 
-use std::io::{BufRead, IsTerminal, Write};
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
 
 use clap::Args;
-use engine::merels::{Position, render};
-use engine::rithmo::{self, Move, Status};
+use engine::game::{Game as _, Outcome};
+use engine::merels::{Merels, Play, Position, Throw, render};
+use engine::rithmo::{self, Rithmomachia};
 use serde_json::Value;
 
 use crate::arena::{merels_rules_from_json, rithmo_rules_from_json};
 use crate::error::{CliError, Result};
-use crate::merels_args::play_moves;
+
+/// The longest line a record may have: a game of a few thousand plies
+/// takes a few tens of KiB.
+const MAX_LINE: u64 = 4 << 20;
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
@@ -20,35 +26,66 @@ pub struct ReplayArgs {
     /// The game's index in the match
     #[arg(long, value_name = "K", default_value_t = 0)]
     game: u64,
-    /// Wait for Enter after each move (when standard input is a terminal)
+    /// Wait after each move when standard input is a terminal: Enter goes
+    /// on, b steps back, q quits
     #[arg(long)]
     step: bool,
 }
 
-pub fn run(args: ReplayArgs) -> Result<()> {
-    let path = &args.file;
-    let text = std::fs::read_to_string(path).map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-    let mut found = None;
-    let mut count = 0;
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let v: Value = serde_json::from_str(line)
-            .map_err(|e| CliError(format!("line {} of {} is not a game record: {e}", i + 1, path.display())))?;
-        let index = v["index"]
+/// The record of game `index` in `path` (and its line), reading one line at
+/// a time with a bound on its length.
+fn find_record(path: &Path, index: u64) -> Result<(usize, Value)> {
+    let file = File::open(path).map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+    let mut reader = BufReader::new(file);
+    let mut line = Vec::new();
+    let (mut number, mut count) = (0usize, 0u64);
+    loop {
+        line.clear();
+        let n = (&mut reader).take(MAX_LINE + 1).read_until(b'\n', &mut line)?;
+        if n == 0 {
+            break;
+        }
+        number += 1;
+        if n as u64 > MAX_LINE {
+            return Err(CliError(format!(
+                "line {number} of {} is longer than {} MiB: not a game record",
+                path.display(),
+                MAX_LINE >> 20
+            )));
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let v: Value = serde_json::from_slice(&line)
+            .map_err(|e| CliError(format!("line {number} of {} is not a game record: {e}", path.display())))?;
+        let i = v["index"]
             .as_u64()
-            .ok_or_else(|| CliError(format!("line {} of {} has no game index", i + 1, path.display())))?;
+            .ok_or_else(|| CliError(format!("line {number} of {} has no game index", path.display())))?;
         count += 1;
-        if index == args.game {
-            found = Some((i + 1, v));
+        if i == index {
+            return Ok((number, v));
         }
     }
-    let Some((line, record)) = found else {
-        return Err(CliError(format!(
-            "{} has no game {} ({count} games recorded{})",
-            path.display(),
-            args.game,
-            if count > 0 { format!(", indices 0 to {}", count - 1) } else { String::new() }
-        )));
-    };
+    Err(CliError(format!(
+        "{} has no game {index} ({count} games recorded{})",
+        path.display(),
+        if count > 0 { format!(", indices 0 to {}", count - 1) } else { String::new() }
+    )))
+}
+
+/// A result as the record writes it: `first`, `second` or `draw`.
+fn result_name(o: Option<Outcome>) -> &'static str {
+    match o {
+        Some(Outcome::Win(0)) => "first",
+        Some(Outcome::Win(_)) => "second",
+        Some(Outcome::Draw) => "draw",
+        None => "unfinished",
+    }
+}
+
+pub fn run(args: ReplayArgs) -> Result<()> {
+    let path = &args.file;
+    let (line, record) = find_record(path, args.game)?;
     let bad = |what: String| CliError(format!("line {line} of {}: {what}", path.display()));
     let moves: Vec<String> = record["moves"]
         .as_array()
@@ -56,7 +93,10 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         .iter()
         .map(|m| m.as_str().map(str::to_string).ok_or_else(|| bad(format!("move {m} is not text"))))
         .collect::<Result<_>>()?;
-    let first = record["first"].as_str().unwrap_or("?");
+    let first = match record["first"].as_str() {
+        Some(f @ ("a" | "b")) => f,
+        _ => return Err(bad("'first' must be \"a\" or \"b\"".into())),
+    };
     let second = if first == "a" { "b" } else { "a" };
     let spec = |k: &str| record[k].as_str().unwrap_or("?").to_string();
     println!(
@@ -66,65 +106,115 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         format_args!("{} ({})", first.to_uppercase(), spec(first)),
         format_args!("{} ({})", second.to_uppercase(), spec(second)),
     );
-    let mut pause = Pause::new(args.step);
-    match record["game"].as_str() {
+    // Every position of the game as text to show, and the results the
+    // moves lead to (more than one only when the game ended on a throw the
+    // record does not show).
+    let (frames, outcomes, status) = match record["game"].as_str() {
         Some("rota" | "merels") => {
             let rules = merels_rules_from_json(&record["rules"]).map_err(bad)?;
             println!("Rules: {}", rules.label());
             let mut pos = Position::start(rules.board.kind);
-            println!("{}", render(&pos, rules.board));
+            let mut frames = vec![format!("{}\n", render(&pos, rules.board))];
             for (i, m) in moves.iter().enumerate() {
-                pause.wait()?;
                 let mover = pos.to_move;
-                pos =
-                    play_moves(pos, std::slice::from_ref(m), &rules).map_err(|e| bad(format!("ply {}: {e}", i + 1)))?;
-                println!("ply {}: {mover} plays {m}", i + 1);
-                println!("{}", render(&pos, rules.board));
+                pos = rules.play_text(&pos, m).map_err(|e| bad(format!("ply {}: {e}", i + 1)))?;
+                frames.push(format!("ply {}: {mover} plays {m}\n{}\n", i + 1, render(&pos, rules.board)));
             }
+            let game = Merels::new(rules);
+            let end = Play { side: pos.to_move, state: pos.state(), throw: None };
+            let mut outcomes = vec![game.result(&end)];
+            if outcomes[0].is_none() {
+                outcomes = [Throw::Normal, Throw::Special]
+                    .into_iter()
+                    .filter(|t| game.chances(&end).iter().any(|(m, _)| *m == engine::merels::Move::Throw(*t)))
+                    .map(|t| game.result(&Play { throw: Some(t), ..end }))
+                    .collect();
+            }
+            (frames, outcomes, None)
         }
         Some("rithmo") => {
             let (rules, start) = rithmo_rules_from_json(&record["rules"]).map_err(bad)?;
             println!("Rules: {} (victory {})", rules.name, rules.victory);
             let mut game = rithmo::Game::new(start, rules);
-            print!("{}", rithmo::render::text(game.position()));
+            let mut frames = vec![rithmo::render::text(game.position())];
             for (i, m) in moves.iter().enumerate() {
-                pause.wait()?;
                 let mover = game.position().side_to_move();
-                let mv: Move = m.parse().map_err(|e: String| bad(format!("ply {}: {e}", i + 1)))?;
+                let mv = game.position().parse_move(m, &rules).map_err(|e| bad(format!("ply {}: {e}", i + 1)))?;
                 game.play(mv).map_err(|e| bad(format!("ply {}: {e}", i + 1)))?;
-                println!("ply {}: {mover} plays {m}", i + 1);
-                print!("{}", rithmo::render::text(game.position()));
+                frames.push(format!("ply {}: {mover} plays {m}\n{}", i + 1, rithmo::render::text(game.position())));
             }
-            if game.status() != Status::Ongoing {
-                println!("{}", game.status());
-            }
+            let r = Rithmomachia::new(rules, start);
+            let line = rithmo::Line { pos: *game.position(), history: game.hashes() };
+            let status = game.status();
+            (frames, vec![r.result(&line)], Some(status))
         }
         other => return Err(bad(format!("unknown game {}", other.unwrap_or("(none)")))),
+    };
+    // The result the moves give, against the one recorded.
+    let ply_limit = record["ply_limit"].as_bool() == Some(true);
+    let recorded = record["result"].as_str().unwrap_or("(none)");
+    let winner = record["winner"].as_str();
+    let expected_winner = |r: &str| match r {
+        "first" => Some(first),
+        "second" => Some(second),
+        _ => None,
+    };
+    let consistent = |o: Option<Outcome>| match o {
+        None => ply_limit && recorded == "draw",
+        Some(_) => !ply_limit && recorded == result_name(o),
+    };
+    if !outcomes.iter().any(|&o| consistent(o)) {
+        let found = outcomes.iter().map(|&o| result_name(o)).collect::<Vec<_>>().join(" or ");
+        return Err(bad(format!(
+            "the record says {recorded}{}, but its {} moves give {found}{}",
+            if ply_limit { " by the ply limit" } else { "" },
+            moves.len(),
+            if found == "unfinished" { " (the game is not over and no ply limit is recorded)" } else { "" }
+        )));
     }
-    let winner = record["winner"].as_str().map(|w| format!("{} ({}) wins", w.to_uppercase(), spec(w)));
-    let how =
-        if record["ply_limit"].as_bool() == Some(true) { "drawn by the ply limit".to_string() } else { "drawn".into() };
-    println!("Result after {} plies: {}", moves.len(), winner.unwrap_or(how));
+    if winner != expected_winner(recorded) || record["plies"].as_u64() != Some(moves.len() as u64) {
+        return Err(bad(format!(
+            "the record's 'winner' ({}) or 'plies' ({}) does not agree with its result and its {} moves",
+            winner.unwrap_or("none"),
+            record["plies"],
+            moves.len()
+        )));
+    }
+    show(&frames, args.step)?;
+    if let Some(s) = status.filter(|s| *s != rithmo::Status::Ongoing) {
+        println!("{s}");
+    }
+    let result = match expected_winner(recorded) {
+        Some(w) => format!("{} ({}) wins", w.to_uppercase(), spec(w)),
+        None if ply_limit => "drawn by the ply limit".into(),
+        None => "drawn".into(),
+    };
+    println!("Result after {} plies: {result}", moves.len());
     Ok(())
 }
 
-/// Waits for Enter between moves when asked to and a person is there.
-struct Pause {
-    on: bool,
-}
-
-impl Pause {
-    fn new(step: bool) -> Pause {
-        Pause { on: step && std::io::stdin().is_terminal() }
-    }
-
-    fn wait(&mut self) -> Result<()> {
-        if self.on {
-            print!("[Enter] ");
-            std::io::stdout().flush()?;
-            let mut line = String::new();
-            std::io::stdin().lock().read_line(&mut line)?;
+/// Prints the positions in turn; with `step` and a person at the terminal,
+/// waits after each: Enter goes on, `b` steps back, `q` quits.
+fn show(frames: &[String], step: bool) -> Result<()> {
+    let interactive = step && std::io::stdin().is_terminal();
+    let mut i = 0;
+    while i < frames.len() {
+        print!("{}", frames[i]);
+        if !interactive || i + 1 == frames.len() {
+            i += 1;
+            continue;
         }
-        Ok(())
+        print!("[Enter: next, b: back, q: quit] ");
+        std::io::stdout().flush()?;
+        let mut answer = String::new();
+        if std::io::stdin().lock().read_line(&mut answer)? == 0 {
+            return Ok(());
+        }
+        match answer.trim() {
+            "q" | "quit" => return Ok(()),
+            "b" | "back" => i = i.saturating_sub(1),
+            _ => i += 1,
+        }
     }
+    Ok(())
 }

@@ -7,11 +7,12 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use engine::rithmo::{
-    Game, Info, Limits, Move, Position, RuleSet, Searcher, Side, Status, Victory, divide, perft, perft_parallel,
-    render, score_text,
+    Game, Info, Limits, Position, RuleSet, Searcher, Side, Status, Victory, divide, perft, perft_parallel, render,
+    score_text,
 };
 use serde_json::json;
 
+use crate::common::{HASH_DEFAULT_MIB, Started, check_memory, parse_hash, parse_threads};
 use crate::error::{CliError, Result};
 
 #[derive(Args, Debug)]
@@ -62,27 +63,31 @@ pub struct SearchArgs {
     #[arg(long)]
     pub nodes: Option<u64>,
     /// Transposition table size in MiB
-    #[arg(long, value_name = "MIB", default_value_t = 64)]
+    #[arg(long, value_name = "MIB", default_value_t = HASH_DEFAULT_MIB, value_parser = parse_hash)]
     pub hash: usize,
 }
 
 impl SearchArgs {
-    fn limits(&self, default_ms: u64) -> Limits {
+    /// The limits of a search; its time counts from `started` (setting up
+    /// the table is part of it).
+    fn limits(&self, default_ms: u64, started: Started) -> Limits {
         let movetime = match (self.depth, self.movetime, self.nodes) {
             (None, None, None) => Some(Duration::from_millis(default_ms)),
             (_, m, _) => m.map(Duration::from_millis),
         };
-        Limits { depth: self.depth, movetime, nodes: self.nodes }
+        Limits { depth: self.depth, movetime: movetime.map(|t| started.left(t)), nodes: self.nodes }
     }
 
     fn check(&self) -> Result<()> {
-        if self.hash == 0 || self.hash > 65536 {
-            return Err(CliError(format!("--hash {} MiB: choose between 1 and 65536", self.hash)));
-        }
         if self.depth == Some(0) {
             return Err(CliError("--depth must be at least 1".into()));
         }
-        Ok(())
+        check_memory((self.hash as u64) << 20, &format!("--hash {}", self.hash))
+    }
+
+    /// The searcher with its table, or why the memory cannot be had.
+    fn searcher(&self, rules: RuleSet) -> Result<Searcher> {
+        Ok(Searcher::try_new(rules, self.hash)?)
     }
 }
 
@@ -112,6 +117,7 @@ enum RithmoCmd {
         /// Milliseconds per position for the depth-in-time table
         #[arg(long, value_name = "MS", default_value_t = 1000)]
         movetime: u64,
+        /// One JSON object on standard output, for scripts
         #[arg(long)]
         json: bool,
     },
@@ -153,10 +159,13 @@ enum RithmoCmd {
         /// Counts per first move
         #[arg(long)]
         divide: bool,
-        /// Count on all cores
-        #[arg(long)]
+        /// Threads counting at once [default: 1; --parallel: one per core]
+        #[arg(long, value_name = "T", value_parser = parse_threads)]
+        threads: Option<usize>,
+        /// Count on all cores (as --threads with one thread per core)
+        #[arg(long, conflicts_with = "threads")]
         parallel: bool,
-        /// One JSON object: {"depth", "nodes", "seconds", "nps"}
+        /// One JSON object: {"depth", "nodes", "seconds", "nodes_per_second"}
         #[arg(long)]
         json: bool,
     },
@@ -165,25 +174,32 @@ enum RithmoCmd {
 pub fn run(args: RithmoArgs) -> Result<()> {
     match args.cmd {
         RithmoCmd::Analyse { position, search, multipv, json } => {
+            let started = Started::now();
             search.check()?;
             if multipv == 0 || multipv > 500 {
                 return Err(CliError(format!("--multipv {multipv}: choose between 1 and 500")));
             }
             let (pos, rules) = position.resolve()?;
-            analyse(&pos, rules, &search, multipv, json)
+            analyse(&pos, rules, &search, multipv, json, started)
         }
         RithmoCmd::Bench { depth, movetime, json } => bench(depth, movetime, json),
         RithmoCmd::Study(a) => crate::rithmo_study::run(a),
         RithmoCmd::Tune(a) => crate::rithmo_tune::run(a),
         RithmoCmd::Show { position, play, svg } => {
             let (mut pos, rules) = position.resolve()?;
-            for m in play.iter().map(|m| m.trim()).filter(|m| !m.is_empty()) {
+            if let Some(path) = &svg {
+                check_svg_path(path)?;
+            }
+            for m in &play {
+                if m.trim().is_empty() {
+                    return Err("--play: an empty move (two commas in a row, or nothing at all)".into());
+                }
                 pos = play_one(&pos, &rules, m)?;
             }
             print!("{}", render::text(&pos));
             println!("{pos}");
             if let Some(path) = svg {
-                write_atomically(&path, render::svg(&pos).as_bytes())?;
+                engine::file::write_atomic(&path, render::svg(&pos).as_bytes())?;
                 println!("SVG written to {}", path.display());
             }
             Ok(())
@@ -194,24 +210,30 @@ pub fn run(args: RithmoArgs) -> Result<()> {
             let human = if side == "even" { Side::Even } else { Side::Odd };
             play(pos, rules, human, &search)
         }
-        RithmoCmd::Perft { depth, position, divide: split, parallel, json } => {
+        RithmoCmd::Perft { depth, position, divide: split, threads, parallel, json } => {
             let (pos, rules) = position.resolve()?;
             if depth > 12 {
                 return Err(CliError(format!("depth {depth} is beyond reason here (at most 12)")));
             }
+            let threads = if parallel { None } else { Some(threads.unwrap_or(1)) };
+            let pool = crate::common::pool(threads, u64::MAX)?;
+            let parallel = pool.current_num_threads() > 1;
             let t = Instant::now();
-            let parts = if split { divide(&pos, &rules, depth, parallel) } else { Vec::new() };
-            let nodes = if split {
-                parts.iter().map(|p| p.1).sum()
-            } else if parallel {
-                perft_parallel(&pos, &rules, depth)
-            } else {
-                perft(&pos, &rules, depth)
-            };
+            let (parts, nodes) = pool.install(|| {
+                let parts = if split { divide(&pos, &rules, depth, parallel) } else { Vec::new() };
+                let nodes = if split {
+                    parts.iter().map(|p| p.1).sum()
+                } else if parallel {
+                    perft_parallel(&pos, &rules, depth)
+                } else {
+                    perft(&pos, &rules, depth)
+                };
+                (parts, nodes)
+            });
             let secs = t.elapsed().as_secs_f64();
             let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
             if json {
-                let mut v = json!({"depth": depth, "nodes": nodes, "seconds": secs, "nps": nps});
+                let mut v = json!({"depth": depth, "nodes": nodes, "seconds": secs, "nodes_per_second": nps});
                 if split {
                     v["divide"] = parts.iter().map(|(m, n)| (m.to_string(), json!(n))).collect();
                 }
@@ -228,49 +250,22 @@ pub fn run(args: RithmoArgs) -> Result<()> {
 }
 
 /// Plays one move in notation, refusing an illegal one with the reason.
-fn play_one(pos: &Position, rules: &RuleSet, text: &str) -> Result<Position> {
-    let m: Move = text.parse().map_err(CliError)?;
-    if pos.is_over(rules) {
-        return Err(CliError(format!("cannot play {m}: the game is over ({})", pos.status(rules))));
-    }
-    let legal = pos.legal_moves(rules);
-    if !legal.contains(&m) {
-        return Err(CliError(why_illegal(pos, rules, m, &legal)));
-    }
+pub(crate) fn play_one(pos: &Position, rules: &RuleSet, text: &str) -> Result<Position> {
+    let m = pos.parse_move(text, rules)?;
     Ok(pos.play(m, rules))
 }
 
-/// Why a move cannot be played here.
-fn why_illegal(pos: &Position, rules: &RuleSet, m: Move, legal: &[Move]) -> String {
-    let me = pos.side_to_move();
-    let reason = match pos.piece_at(m.from) {
-        None => format!("there is no piece on {}", m.from),
-        Some(p) if p.side != me => format!("the piece on {} belongs to {}, and {me} is to move", m.from, p.side),
-        Some(_) => {
-            let from_here: Vec<String> = legal.iter().filter(|x| x.from == m.from).map(|x| x.to_string()).collect();
-            if from_here.is_empty() {
-                format!("the piece on {} has no legal move", m.from)
-            } else {
-                format!("the piece on {} can play only {}", m.from, from_here.join(" "))
-            }
-        }
-    };
-    let _ = rules;
-    format!("{m} is not legal: {reason}")
-}
-
-pub(crate) fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    if !dir.is_dir() {
-        return Err(CliError(format!("cannot write {}: no directory {}", path.display(), dir.display())));
+/// An SVG picture goes to a file named `.svg`, in a directory that exists.
+fn check_svg_path(path: &std::path::Path) -> Result<()> {
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    if ext.as_deref() != Some("svg") {
+        return Err(CliError(format!("--svg {}: the picture is SVG, so the file must end in .svg", path.display())));
     }
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes).map_err(|e| CliError(format!("cannot write {}: {e}", tmp.display())))?;
-    std::fs::rename(&tmp, path).map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
-    Ok(())
+    Ok(engine::file::check_writable(path)?)
 }
 
-fn info_json(i: &Info, side: Side) -> serde_json::Value {
+/// One iteration's result; the score is `side`'s, the side to move.
+pub(crate) fn info_json(i: &Info, side: Side) -> serde_json::Value {
     json!({
         "depth": i.depth,
         "seldepth": i.seldepth,
@@ -278,7 +273,7 @@ fn info_json(i: &Info, side: Side) -> serde_json::Value {
         "score": i.score,
         "score_text": score_text(i.score),
         "nodes": i.nodes,
-        "nps": i.nps(),
+        "nodes_per_second": i.nps(),
         "seconds": i.time.as_secs_f64(),
         "pv": i.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
     })
@@ -305,16 +300,23 @@ fn print_info(i: &Info, side: Side, line: Option<usize>) {
 
 /// Searches a position and prints each iteration; scores are the side to
 /// move's, and name it.
-fn analyse(pos: &Position, rules: RuleSet, args: &SearchArgs, lines: usize, json: bool) -> Result<()> {
-    let mut s = Searcher::new(rules, args.hash);
+fn analyse(
+    pos: &Position,
+    rules: RuleSet,
+    args: &SearchArgs,
+    lines: usize,
+    json: bool,
+    started: Started,
+) -> Result<()> {
     if pos.status(&rules) != Status::Ongoing {
         return Err(CliError(format!("nothing to analyse: {}", pos.status(&rules))));
     }
+    let mut s = args.searcher(rules)?;
     let side = pos.side_to_move();
     if !json {
         println!("Scores are {side}'s, the side to move (in men; win/loss in plies)");
     }
-    let limits = args.limits(5000);
+    let limits = args.limits(5000, started);
     let result: Vec<Info> = if lines == 1 {
         vec![s.search(pos, &[pos.hash()], limits, |i| {
             if json {
@@ -402,7 +404,7 @@ fn bench(depth: u32, movetime: u64, json: bool) -> Result<()> {
             "depth": depth,
             "nodes": total_nodes,
             "seconds": total_time,
-            "nps": nps as u64,
+            "nodes_per_second": nps as u64,
             "positions": fixed.iter().zip(&timed).map(|((name, f), (_, t))| json!({
                 "name": name,
                 "nodes": f.nodes,
@@ -411,7 +413,7 @@ fn bench(depth: u32, movetime: u64, json: bool) -> Result<()> {
                 "depth_in_time": t.depth,
                 "movetime_ms": movetime,
                 "nodes_in_time": t.nodes,
-                "nps": t.nps(),
+                "nodes_per_second": t.nps(),
             })).collect::<Vec<_>>(),
         });
         println!("{v}");
@@ -444,8 +446,11 @@ fn bench(depth: u32, movetime: u64, json: bool) -> Result<()> {
 }
 
 fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Result<()> {
+    let started = Started::now();
     let mut game = Game::new(start, rules);
-    let mut engine = Searcher::new(rules, args.hash);
+    let mut engine = args.searcher(rules)?;
+    // The engine's first move counts the table's setup; later ones their own.
+    let mut turn_started = Some(started);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     println!(
@@ -460,6 +465,7 @@ fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Resu
         }
         let pos = *game.position();
         if pos.side_to_move() == human {
+            turn_started = None;
             print!("{human} to move> ");
             std::io::stdout().flush()?;
             let Some(line) = lines.next() else { return Ok(()) };
@@ -479,15 +485,14 @@ fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Resu
                     game.undo();
                     print!("{}", render::text(game.position()));
                 }
-                text => match play_one(&pos, &rules, text) {
-                    Ok(_) => {
-                        game.play(text.parse().map_err(CliError)?).map_err(CliError)?;
-                    }
+                text => match pos.parse_move(text, &rules) {
+                    Ok(m) => game.play(m).map_err(CliError)?,
                     Err(e) => println!("{e}"),
                 },
             }
         } else {
-            let r = engine.search(&pos, &game.hashes(), args.limits(1000), |_| {});
+            let clock = turn_started.take().unwrap_or_else(Started::now);
+            let r = engine.search(&pos, &game.hashes(), args.limits(1000, clock), |_| {});
             let Some(&m) = r.pv.first() else { return Err(CliError("the engine found no move".into())) };
             println!(
                 "{} plays {m}   ({}, depth {}, {} nodes)",

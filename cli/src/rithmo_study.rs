@@ -3,10 +3,11 @@
 //! pieces only a siege can take, and which side is stronger in engine
 //! self-play, with the captures of those games by kind.
 
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use engine::arena::{self, Config, GameLog, Summary};
+use engine::arena::{self, Config, GameLog};
 use engine::game::Game as _;
 use engine::players::Bot;
 use engine::players::alphabeta::SearcherBot;
@@ -170,8 +171,11 @@ fn tables(pos: &Position, rules: &RuleSet, quiet: bool) -> Value {
             .map(|r| (r.attacker, r.between, r.target_value))
             .collect();
         sal_values.dedup();
-        let mut amb_values: Vec<(u32, u32, u32)> =
-            amb.iter().filter(|r| !r.pyramid_only && whole(r.target_kind)).map(|r| (r.a, r.b, r.target_value)).collect();
+        let mut amb_values: Vec<(u32, u32, u32)> = amb
+            .iter()
+            .filter(|r| !r.pyramid_only && whole(r.target_kind))
+            .map(|r| (r.a, r.b, r.target_value))
+            .collect();
         amb_values.dedup();
         let c = json!({
             "side": side.name(),
@@ -306,22 +310,20 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
     let t = Instant::now();
     let threads = args.threads.unwrap_or(0);
     let mut logs: Vec<GameLog> = Vec::new();
-    let batch = 50;
-    let mut summary = Summary::of(&logs);
     // Even is player 0 (it moves first from the start): its score is the
-    // first seat's.
-    while logs.len() < args.max_games {
-        let n = batch.min(args.max_games - logs.len());
-        let cfg = Config { games: n, seed: args.seed, max_plies: args.max_plies, threads };
-        let mut more =
-            arena::run_range(&game, a.as_ref(), b.as_ref(), &cfg, logs.len(), &|| bar.inc(1)).map_err(CliError)?;
-        logs.append(&mut more);
-        summary = Summary::of(&logs);
-        let half = 1.96 * summary.first_seat.score.std_error;
-        if logs.len() >= args.min_games && half < args.half_width && half > 0.0 {
-            break;
-        }
-    }
+    // first seat's. The interval is looked at every 50 games.
+    let mut results = arena::Tally::default();
+    let cfg = Config { games: args.max_games, seed: args.seed, max_plies: args.max_plies, threads };
+    arena::run_until(&game, a.as_ref(), b.as_ref(), &cfg, 50, &|| bar.inc(1), &mut |g| {
+        logs.push(g.clone());
+        results.add(g);
+        let half = 1.96 * results.summary().first_seat.score.std_error;
+        let done =
+            logs.len().is_multiple_of(50) && logs.len() >= args.min_games && half < args.half_width && half > 0.0;
+        Ok(if done { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
+    })
+    .map_err(CliError)?;
+    let summary = results.summary();
     bar.finish_and_clear();
     let mut tally = Tally::default();
     let mut by_reason: Vec<(String, usize)> = Vec::new();
@@ -340,7 +342,7 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
             None => by_reason.push((end, 1)),
         }
     }
-    by_reason.sort_by(|x, y| y.1.cmp(&x.1));
+    by_reason.sort_by_key(|x| std::cmp::Reverse(x.1));
     let ply_limit = summary.ply_limit_draws;
     let f = &summary.first_seat;
     let even_score = f.score;
@@ -382,7 +384,10 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
         } else {
             "neither side is shown stronger"
         };
-        println!("  {stronger}; average length {:.1} plies; {ply_limit} games reached the ply limit", summary.average_plies);
+        println!(
+            "  {stronger}; average length {:.1} plies; {ply_limit} games reached the ply limit",
+            summary.average_plies
+        );
         let ends: Vec<String> = by_reason.iter().map(|(r, n)| format!("{r} {n}")).collect();
         println!("  endings: {}", ends.join(", "));
         println!("  captures by kind (pieces taken; the thesis's twelve games beside):");

@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use clap::Args;
-use engine::arena::{self, Config, Decision, Sprt, Summary};
+use engine::arena::{self, Config, Decision, Sprt};
 use engine::players::Bot;
 use engine::players::Limit;
 use engine::players::alphabeta::SearcherBot;
@@ -102,7 +102,8 @@ pub fn run(args: TuneArgs) -> Result<()> {
     bar.finish_and_clear();
     let mut data: Vec<Sample> = Vec::new();
     for g in &logs {
-        let moves: Vec<Move> = g.played.moves.iter().map(|m| m.parse::<Move>()).collect::<std::result::Result<_, _>>()?;
+        let moves: Vec<Move> =
+            g.played.moves.iter().map(|m| m.parse::<Move>()).collect::<std::result::Result<_, _>>()?;
         // Player 0 is Even.
         let even = g.played.outcome.score(0);
         data.extend(samples(&start, &rules, &moves, even, 2 * args.opening));
@@ -113,13 +114,16 @@ pub fn run(args: TuneArgs) -> Result<()> {
     let (a, b) = (bot(args.match_depth, tuned, args.opening), bot(args.match_depth, current, args.opening));
     let cfg = Config { games: args.max_games, seed: args.seed + 1, max_plies: 1000, threads };
     let bar = counter(args.max_games as u64, "test games", hidden);
-    let r = arena::run_sprt(&game, a.as_ref(), b.as_ref(), &cfg, &test, &|| bar.inc(1)).map_err(CliError)?;
+    let r = arena::run_sprt(&game, a.as_ref(), b.as_ref(), &cfg, &test, &|| bar.inc(1), &mut |_| Ok(()))
+        .map_err(CliError)?;
     bar.finish_and_clear();
-    let s = Summary::of(&r.logs);
+    let s = r.summary.clone();
     let secs = t.elapsed().as_secs_f64();
     let names = Weights::NAMES;
     if args.json {
-        let w = |x: &Weights| names.iter().zip(x.0).map(|(n, v)| (n.to_string(), json!(v))).collect::<serde_json::Map<_, _>>();
+        let w = |x: &Weights| {
+            names.iter().zip(x.0).map(|(n, v)| (n.to_string(), json!(v))).collect::<serde_json::Map<_, _>>()
+        };
         let v = json!({
             "games": logs.len(),
             "positions": data.len(),

@@ -36,6 +36,7 @@ enum RotaCmd {
     Probe {
         #[command(flatten)]
         at: At,
+        /// One JSON object on standard output, for scripts
         #[arg(long)]
         json: bool,
     },
@@ -73,7 +74,7 @@ pub fn run(args: RotaArgs) -> Result<()> {
         }
         RotaCmd::Probe { at, json } => {
             let (rules, pos) = at.resolve()?;
-            probe(&rules, &pos, None, json, &Silent)
+            probe(&rules, &pos, None, json, true, &Silent)
         }
     }
 }
@@ -98,19 +99,19 @@ fn print_report(r: &RotaReport, solved: f64, total: f64) {
     println!("Rota, solved ({}; retrograde solve {:.1} ms, whole report {:.1} ms)", r.rules, solved * 1e3, total * 1e3);
     println!();
     let plies = |p: Option<u16>| p.map(|p| format!(" in {p} plies")).unwrap_or_default();
-    println!("Start position: a {} for the leader{} with perfect play.", r.value, plies(r.plies));
+    println!("Start position: a {} for the leader{} with perfect play.", r.outcome, plies(r.plies));
     println!();
     println!("The leader's first placements:");
     for m in &r.first_moves {
-        println!("  {:<3} {}{}", m.point, m.value, plies(m.plies));
+        println!("  {:<3} {}{}", m.point, m.outcome, plies(m.plies));
     }
     println!();
     println!("Positions by value for the side to move:");
     println!("  {:<24} {:>12} {:>12}", "", "classes", "positions");
     let rows = [
-        ("won", r.classes.won, r.positions.won),
-        ("drawn", r.classes.drawn, r.positions.drawn),
-        ("lost", r.classes.lost, r.positions.lost),
+        ("wins", r.classes.won, r.positions.won),
+        ("draws", r.classes.drawn, r.positions.drawn),
+        ("losses", r.classes.lost, r.positions.lost),
         ("  of which game over", r.classes.terminal, r.positions.terminal),
         ("total", r.classes.total(), r.positions.total()),
     ];

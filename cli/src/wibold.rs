@@ -13,6 +13,8 @@ use solver::wibold::analysis::{ArticleSimulation, CURVE_TOLERANCE, QUANTILES};
 use solver::wibold::simulate::{LoggedRoll, ScoringReport, report};
 use solver::wibold::{LengthLaw, MatchReport, SimConfig, SimReport, null_outcomes, play_logged, play_match, simulate};
 
+use engine::stats::MIN_SAMPLE;
+
 use crate::error::{CliError, Result};
 use crate::plot::{GamePanel, LengthPanel, PlotTarget, draw};
 
@@ -70,8 +72,8 @@ enum WiboldCmd {
         /// Games to play
         #[arg(long, default_value_t = 10_000)]
         games: u64,
-        /// Worker threads (default: one per core); the results do not depend on it
-        #[arg(long)]
+        /// Worker threads [default: one per core]; the results do not depend on it
+        #[arg(long, value_name = "T", value_parser = crate::common::parse_threads)]
         threads: Option<usize>,
         /// One JSON object on standard output, for scripts
         #[arg(long)]
@@ -108,14 +110,15 @@ enum WiboldCmd {
         /// Games per match
         #[arg(long, default_value_t = 20_000)]
         games: u64,
+        /// The seed: the same seed gives the same matches
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// virtues (Wibold's) or pairs (one more point per owned pair of
         /// virtues whose sums add to 21)
         #[arg(long, default_value = "virtues", value_parser = clap::value_parser!(Scoring))]
         scoring: Scoring,
-        /// Worker threads (default: one per core); the results do not depend on it
-        #[arg(long)]
+        /// Worker threads [default: one per core]; the results do not depend on it
+        #[arg(long, value_name = "T", value_parser = crate::common::parse_threads)]
         threads: Option<usize>,
         /// One JSON object on standard output, for scripts
         #[arg(long)]
@@ -503,34 +506,51 @@ fn print_simulation(o: &mut String, r: &SimReport, secs: f64, threads: usize) {
     say!(o, "Length of a game, in rolls until all 56 virtues are owned:");
     say!(o, "  {:<22} {:>12} {:>12}", "", "simulated", "exact");
     say!(o, "  {:<22} {:>12.2} {:>12.2}", "mean", l.mean, l.exact_mean);
-    say!(o, "  {:<22} {:>12.2} {:>12.2}", "standard deviation", l.sd, l.exact_sd);
+    let sd = if l.sd.is_finite() && r.games > 1 { format!("{:.2}", l.sd) } else { "-".into() };
+    say!(o, "  {:<22} {:>12} {:>12.2}", "standard deviation", sd, l.exact_sd);
     for (q, name) in QUANTILES.iter().zip(["median", "95th percentile", "99th percentile"]) {
         say!(o, "  {:<22} {:>12} {:>12}", name, l.quantiles[*q], l.exact_quantiles[*q]);
     }
     say!(o, "  {:<22} {:>12}", "shortest, longest", format!("{}, {}", l.min, l.max));
     let f = &l.fit;
-    let agree = if f.ks_p_value > 0.01 && f.chi_square_p_value > 0.01 { "agrees with" } else { "departs from" };
-    say!(
-        o,
-        "  Kolmogorov–Smirnov D = {:.4} (p = {:.3}), chi-square {:.1} on {} degrees of freedom (p = {:.3}): the simulation {agree} the exact law.",
-        f.ks_distance,
-        f.ks_p_value,
-        f.chi_square,
-        f.chi_square_dof,
-        f.chi_square_p_value
-    );
+    if r.games < MIN_SAMPLE || f.chi_square_dof == 0 {
+        say!(
+            o,
+            "  Kolmogorov–Smirnov D = {:.4}: {} games are too few to test the simulation against the exact law \
+             (at least {MIN_SAMPLE}, and enough to fill two bins of 20 expected games).",
+            f.ks_distance,
+            r.games
+        );
+    } else {
+        let agree = if f.ks_p_value > 0.01 && f.chi_square_p_value > 0.01 { "agrees with" } else { "departs from" };
+        say!(
+            o,
+            "  Kolmogorov–Smirnov D = {:.4} (p = {:.3}), chi-square {:.1} on {} degrees of freedom (p = {:.3}): the simulation {agree} the exact law.",
+            f.ks_distance,
+            f.ks_p_value,
+            f.chi_square,
+            f.chi_square_dof,
+            f.chi_square_p_value
+        );
+    }
     say!(o);
-    print_scoring(o, "Wibold's scoring: most virtues wins; on a tie the holder of KARITAS adds one", &r.scoring);
+    print_scoring(
+        o,
+        "Wibold's scoring: most virtues wins; on a tie the holder of KARITAS adds one",
+        &r.scoring,
+        r.games,
+    );
     say!(o);
     print_scoring(
         o,
         "With the bonus for complementary pairs: one more point per pair of owned virtues whose sums add to 21",
         &r.pairs_scoring,
+        r.games,
     );
     say!(o, "  The bonus changes the winners of {} of games.", pct(r.winner_changed));
 }
 
-fn print_scoring(o: &mut String, title: &str, s: &ScoringReport) {
+fn print_scoring(o: &mut String, title: &str, s: &ScoringReport, games: u64) {
     say!(o, "{title}:");
     say!(
         o,
@@ -562,7 +582,9 @@ fn print_scoring(o: &mut String, title: &str, s: &ScoringReport) {
         pct(s.shared)
     );
     let (d, lo, hi) = (s.first_roller_edge, s.first_roller_edge_low, s.first_roller_edge_high);
-    let verdict = if lo > 0.0 {
+    let verdict = if games < MIN_SAMPLE {
+        "too few games for a verdict"
+    } else if lo > 0.0 {
         "the first roller has an edge"
     } else if hi < 0.0 {
         "the first roller is at a disadvantage"

@@ -8,12 +8,15 @@
 //! action is a bug, reported as an error. A game longer than the ply limit
 //! is a draw.
 
+use std::ops::ControlFlow;
+
 use rand::Rng as _;
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::game::{Game, Outcome, Turn};
 use crate::players::{Bot, rng};
+use crate::stats::{MIN_SAMPLE, Z95, wilson};
 
 /// How a match is played.
 #[derive(Clone, Copy, Debug)]
@@ -147,7 +150,13 @@ impl GameLog {
     }
 }
 
-/// Plays a match; `progress` is called after each game.
+/// Games played between two hand-overs to [`run_with`]'s `each`: the most
+/// game logs a match holds at once, whatever its length.
+const CHUNK: usize = 1024;
+
+/// Plays a match; `progress` is called after each game. Returns every
+/// game (a long match is better played by [`run_with`], whose memory does
+/// not grow with the match).
 pub fn run<G: Game>(
     game: &G,
     a: &dyn Bot<G>,
@@ -155,38 +164,149 @@ pub fn run<G: Game>(
     cfg: &Config,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameLog>, String> {
-    run_range(game, a, b, cfg, 0, progress)
+    let mut logs = Vec::with_capacity(cfg.games);
+    run_with(game, a, b, cfg, progress, &mut |g| {
+        logs.push(g.clone());
+        Ok(())
+    })?;
+    Ok(logs)
 }
 
-/// Plays games `first .. first + cfg.games` of a match (a match played in
-/// parts is the same match).
-pub fn run_range<G: Game>(
+/// Plays a match in constant memory: games are played in parallel a chunk
+/// at a time, then handed to `each` in the order of their indices (to
+/// write a record, say) and counted. Returns the match's summary; an error
+/// of `each` stops the match.
+pub fn run_with<G: Game>(
     game: &G,
     a: &dyn Bot<G>,
     b: &dyn Bot<G>,
     cfg: &Config,
-    first: usize,
     progress: &(dyn Fn() + Sync),
-) -> Result<Vec<GameLog>, String> {
+    each: &mut dyn FnMut(&GameLog) -> Result<(), String>,
+) -> Result<Summary, String> {
+    let mut tally = Tally::default();
+    run_until(game, a, b, cfg, CHUNK, progress, &mut |g| {
+        each(g)?;
+        tally.add(g);
+        Ok(ControlFlow::Continue(()))
+    })?;
+    Ok(tally.summary())
+}
+
+/// Plays games 0, 1, 2, … of a match, `batch` at a time in parallel, and
+/// hands them to `each` in the order of their indices until it breaks or
+/// `cfg.games` are played: where a match stops depends on its games alone,
+/// not on the threads (games of the last batch after the break are played
+/// and dropped). An error of `each` stops the match.
+pub fn run_until<G: Game>(
+    game: &G,
+    a: &dyn Bot<G>,
+    b: &dyn Bot<G>,
+    cfg: &Config,
+    batch: usize,
+    progress: &(dyn Fn() + Sync),
+    each: &mut dyn FnMut(&GameLog) -> Result<ControlFlow<()>, String>,
+) -> Result<(), String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", cfg.threads))?;
-    pool.install(|| {
-        (first..first + cfg.games)
-            .into_par_iter()
-            .map(|index| {
-                let seed = game_seed(cfg.seed, index);
-                let a_first = index % 2 == 0;
-                let (sa, sb) = (mix(seed ^ 0xA), mix(seed ^ 0xB));
-                let (bots, seeds) = if a_first { ([a, b], [sa, sb]) } else { ([b, a], [sb, sa]) };
-                let played = play_game(game, bots, seed, seeds, cfg.max_plies)
-                    .map_err(|e| format!("game {index} (seed {seed}): {e}"))?;
-                progress();
-                Ok(GameLog { index, seed, a_first, played })
-            })
-            .collect()
-    })
+    for first in (0..cfg.games).step_by(batch.max(1)) {
+        let part = first..(first + batch.max(1)).min(cfg.games);
+        let logs: Vec<GameLog> = pool.install(|| {
+            part.into_par_iter()
+                .map(|index| {
+                    let g = play_indexed(game, a, b, cfg, index)?;
+                    progress();
+                    Ok(g)
+                })
+                .collect::<Result<_, String>>()
+        })?;
+        for g in &logs {
+            if each(g)?.is_break() {
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Plays game `index` of a match: its seed from the match's, A first in the
+/// even games.
+fn play_indexed<G: Game>(
+    game: &G,
+    a: &dyn Bot<G>,
+    b: &dyn Bot<G>,
+    cfg: &Config,
+    index: usize,
+) -> Result<GameLog, String> {
+    let seed = game_seed(cfg.seed, index);
+    let a_first = index.is_multiple_of(2);
+    let (sa, sb) = (mix(seed ^ 0xA), mix(seed ^ 0xB));
+    let (bots, seeds) = if a_first { ([a, b], [sa, sb]) } else { ([b, a], [sb, sa]) };
+    let played =
+        play_game(game, bots, seed, seeds, cfg.max_plies).map_err(|e| format!("game {index} (seed {seed}): {e}"))?;
+    Ok(GameLog { index, seed, a_first, played })
+}
+
+/// A match's results counted game by game, in constant memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// A's results when moving first and second.
+    pub a_first: Wdl,
+    pub a_second: Wdl,
+    pub ply_limit_draws: usize,
+    pub plies: u64,
+}
+
+impl Tally {
+    pub fn add(&mut self, g: &GameLog) {
+        let s = g.a_score();
+        if g.a_first {
+            self.a_first.add(s)
+        } else {
+            self.a_second.add(s)
+        }
+        self.ply_limit_draws += g.played.ply_limit as usize;
+        self.plies += g.played.plies as u64;
+    }
+
+    pub fn games(&self) -> usize {
+        self.a_first.games() + self.a_second.games()
+    }
+
+    pub fn summary(&self) -> Summary {
+        let (a_first, a_second) = (self.a_first, self.a_second);
+        let a = a_first.plus(a_second);
+        let (b_first, b_second) = (a_second.flipped(), a_first.flipped());
+        let first = a_first.plus(b_first);
+        let score = Score::of_wdl(a);
+        let n = self.games();
+        let (wl, wh) = wilson(first.wins as u64, n as u64);
+        Summary {
+            games: n,
+            a_wins: a.wins,
+            b_wins: a.losses,
+            draws: a.draws,
+            ply_limit_draws: self.ply_limit_draws,
+            a_first,
+            a_second,
+            b_first,
+            b_second,
+            score,
+            elo: elo(score.score),
+            elo_low: elo(score.low),
+            elo_high: elo(score.high),
+            first_seat: FirstSeat {
+                results: first,
+                score: Score::of_wdl(first),
+                win_rate: if n > 0 { first.wins as f64 / n as f64 } else { 0.0 },
+                win_rate_low: wl,
+                win_rate_high: wh,
+            },
+            average_plies: if n > 0 { self.plies as f64 / n as f64 } else { 0.0 },
+        }
+    }
 }
 
 /// A sequential probability ratio test between two Elo hypotheses about A
@@ -247,8 +367,8 @@ impl Sprt {
             return 0.0;
         }
         let s = (r.wins as f64 + 0.5 * r.draws as f64) / n;
-        let var = (r.wins as f64 * (1.0 - s).powi(2) + r.draws as f64 * (0.5 - s).powi(2) + r.losses as f64 * s * s)
-            / n;
+        let var =
+            (r.wins as f64 * (1.0 - s).powi(2) + r.draws as f64 * (0.5 - s).powi(2) + r.losses as f64 * s * s) / n;
         if var <= 1e-12 {
             return 0.0;
         }
@@ -256,7 +376,13 @@ impl Sprt {
         n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
 
+    /// Where the test stands after these results: no verdict before
+    /// [`MIN_SAMPLE`] games, where the ratio's normal approximation does not
+    /// hold yet.
     pub fn decide(&self, r: &Wdl) -> Decision {
+        if (r.games() as u64) < MIN_SAMPLE {
+            return Decision::Continue;
+        }
         let (lo, hi) = self.bounds();
         let llr = self.llr(r);
         if llr <= lo {
@@ -269,19 +395,20 @@ impl Sprt {
     }
 }
 
-/// A match under an SPRT: its games (up to where it stopped) and where it
-/// stands.
+/// A match under an SPRT: its results (up to where it stopped) and where
+/// the test stands.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SprtRun {
-    pub logs: Vec<GameLog>,
+    pub summary: Summary,
     pub decision: Decision,
     pub llr: f64,
 }
 
-/// Plays a match until the SPRT decides or `cfg.games` are played. The test
-/// is checked after every pair of games (each opening with both colours),
-/// in game order, so where it stops depends on the seed alone, not on the
-/// threads; games are played in batches of a few per thread.
+/// Plays a match until the SPRT decides or `cfg.games` are played, handing
+/// each game to `each` as [`run_with`] does. The test is checked after
+/// every pair of games (each opening with both colours), in game order, so
+/// where it stops depends on the seed alone, not on the threads; games are
+/// played in batches of a few per thread.
 pub fn run_sprt<G: Game>(
     game: &G,
     a: &dyn Bot<G>,
@@ -289,29 +416,23 @@ pub fn run_sprt<G: Game>(
     cfg: &Config,
     sprt: &Sprt,
     progress: &(dyn Fn() + Sync),
+    each: &mut dyn FnMut(&GameLog) -> Result<(), String>,
 ) -> Result<SprtRun, String> {
     let threads = if cfg.threads == 0 { rayon::current_num_threads() } else { cfg.threads };
     let batch = (4 * threads).max(2).next_multiple_of(2);
-    let mut logs: Vec<GameLog> = Vec::new();
+    let mut tally = Tally::default();
     let mut wdl = Wdl::default();
-    while logs.len() < cfg.games {
-        let first = logs.len();
-        let n = batch.min(cfg.games - first);
-        let sub = Config { games: n, ..*cfg };
-        let mut more = run_range(game, a, b, &sub, first, progress)?;
-        logs.append(&mut more);
-        for g in &logs[first..] {
-            wdl.add(g.a_score());
-            if g.index % 2 == 1 {
-                let d = sprt.decide(&wdl);
-                if d != Decision::Continue {
-                    logs.truncate(g.index + 1);
-                    return Ok(SprtRun { logs, decision: d, llr: sprt.llr(&wdl) });
-                }
-            }
+    let mut decision = Decision::Continue;
+    run_until(game, a, b, cfg, batch, progress, &mut |g| {
+        each(g)?;
+        tally.add(g);
+        wdl.add(g.a_score());
+        if g.index % 2 == 1 {
+            decision = sprt.decide(&wdl);
         }
-    }
-    Ok(SprtRun { decision: Decision::Continue, llr: sprt.llr(&wdl), logs })
+        Ok(if decision == Decision::Continue { ControlFlow::Continue(()) } else { ControlFlow::Break(()) })
+    })?;
+    Ok(SprtRun { summary: tally.summary(), decision, llr: sprt.llr(&wdl) })
 }
 
 /// Wins, draws and losses.
@@ -335,6 +456,10 @@ impl Wdl {
         } else {
             self.draws += 1;
         }
+    }
+
+    fn plus(self, o: Wdl) -> Wdl {
+        Wdl { wins: self.wins + o.wins, draws: self.draws + o.draws, losses: self.losses + o.losses }
     }
 
     fn flipped(self) -> Wdl {
@@ -364,12 +489,35 @@ impl Score {
         }
         let s = scores.iter().sum::<f64>() / n;
         let var = if n > 1.0 { scores.iter().map(|x| (x - s) * (x - s)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+        Score::from_moments(s, var, n)
+    }
+}
+
+impl Score {
+    /// From results counted as wins, draws and losses (games scored 1, ½, 0).
+    pub fn of_wdl(w: Wdl) -> Score {
+        let n = w.games();
+        if n == 0 {
+            return Score::of(&[]);
+        }
+        let (nf, s) = (n as f64, (w.wins as f64 + 0.5 * w.draws as f64) / n as f64);
+        let sum_sq = (w.wins as f64) * (1.0 - s) * (1.0 - s)
+            + (w.draws as f64) * (0.5 - s) * (0.5 - s)
+            + (w.losses as f64) * s * s;
+        Score::from_moments(s, if n > 1 { sum_sq / (nf - 1.0) } else { 0.0 }, nf)
+    }
+
+    fn from_moments(s: f64, var: f64, n: f64) -> Score {
         let se = (var / n).sqrt();
-        let (mut low, mut high) = ((s - 1.96 * se).max(0.0), (s + 1.96 * se).min(1.0));
+        let (mut low, mut high) = ((s - Z95 * se).max(0.0), (s + Z95 * se).min(1.0));
         if s == 1.0 {
             low = (1.0 - 3.0 / n).max(0.0);
         } else if s == 0.0 {
             high = (3.0 / n).min(1.0);
+        }
+        // Too few games for the normal approximation: no interval.
+        if n < MIN_SAMPLE as f64 && s != 1.0 && s != 0.0 {
+            (low, high) = (0.0, 1.0);
         }
         Score { score: s, std_error: se, low, high }
     }
@@ -385,19 +533,6 @@ pub fn elo(score: f64) -> f64 {
     } else {
         -400.0 * (1.0 / score - 1.0).log10()
     }
-}
-
-/// A proportion's 95% Wilson interval.
-pub fn wilson(successes: usize, n: usize) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let (k, n) = (successes as f64, n as f64);
-    let z = 1.96;
-    let p = k / n;
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
-    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// The first player's advantage: the first seat's results whoever sat there.
@@ -437,57 +572,9 @@ pub struct Summary {
 
 impl Summary {
     pub fn of(logs: &[GameLog]) -> Summary {
-        let (mut a_first, mut a_second) = (Wdl::default(), Wdl::default());
-        let mut first_scores = Vec::with_capacity(logs.len());
-        let mut a_scores = Vec::with_capacity(logs.len());
-        for g in logs {
-            let s = g.a_score();
-            a_scores.push(s);
-            if g.a_first {
-                a_first.add(s);
-                first_scores.push(s);
-            } else {
-                a_second.add(s);
-                first_scores.push(1.0 - s);
-            }
-        }
-        let a = Wdl {
-            wins: a_first.wins + a_second.wins,
-            draws: a_first.draws + a_second.draws,
-            losses: a_first.losses + a_second.losses,
-        };
-        let (b_first, b_second) = (a_second.flipped(), a_first.flipped());
-        let first = Wdl {
-            wins: a_first.wins + b_first.wins,
-            draws: a_first.draws + b_first.draws,
-            losses: a_first.losses + b_first.losses,
-        };
-        let score = Score::of(&a_scores);
-        let n = logs.len();
-        let (wl, wh) = wilson(first.wins, n);
-        Summary {
-            games: n,
-            a_wins: a.wins,
-            b_wins: a.losses,
-            draws: a.draws,
-            ply_limit_draws: logs.iter().filter(|g| g.played.ply_limit).count(),
-            a_first,
-            a_second,
-            b_first,
-            b_second,
-            score,
-            elo: elo(score.score),
-            elo_low: elo(score.low),
-            elo_high: elo(score.high),
-            first_seat: FirstSeat {
-                results: first,
-                score: Score::of(&first_scores),
-                win_rate: if n > 0 { first.wins as f64 / n as f64 } else { 0.0 },
-                win_rate_low: wl,
-                win_rate_high: wh,
-            },
-            average_plies: if n > 0 { logs.iter().map(|g| g.played.plies as f64).sum::<f64>() / n as f64 } else { 0.0 },
-        }
+        let mut t = Tally::default();
+        logs.iter().for_each(|g| t.add(g));
+        t.summary()
     }
 }
 
@@ -515,8 +602,6 @@ mod tests {
         assert!((all.low - 0.9).abs() < 1e-12);
         let none = Score::of(&[0.0; 30]);
         assert!((none.high - 0.1).abs() < 1e-12);
-        let (lo, hi) = wilson(50, 100);
-        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3);
     }
 
     #[test]
@@ -538,6 +623,11 @@ mod tests {
         assert_eq!(t.decide(&Wdl { wins: 350, draws: 200, losses: 450 }), Decision::AcceptH0);
         assert_eq!(t.decide(&Wdl { wins: 5, draws: 2, losses: 5 }), Decision::Continue);
         assert_eq!(t.llr(&Wdl { wins: 0, draws: 40, losses: 0 }), 0.0);
+        // Too few games for a verdict, however one-sided.
+        let early = Wdl { wins: 27, draws: 0, losses: 1 };
+        assert!(t.llr(&early) > hi);
+        assert_eq!(t.decide(&early), Decision::Continue);
+        assert_eq!(t.decide(&Wdl { wins: 29, draws: 0, losses: 1 }), Decision::AcceptH1);
         assert!(Sprt::new(5.0, 0.0, 0.05, 0.05).is_err());
         assert!(Sprt::new(0.0, 5.0, 0.0, 0.05).is_err());
         assert!(Sprt::new(0.0, 5.0, 0.05, 0.5).is_err());
@@ -553,27 +643,34 @@ mod tests {
         let test = Sprt::new(0.0, 100.0, 0.05, 0.05).unwrap();
         let run = |threads: usize| {
             let cfg = Config { games: 2000, seed: 5, max_plies: 300, threads };
-            run_sprt(&game, a.as_ref(), b.as_ref(), &cfg, &test, &|| {}).unwrap()
+            let mut logs = Vec::new();
+            let r = run_sprt(&game, a.as_ref(), b.as_ref(), &cfg, &test, &|| {}, &mut |g| {
+                logs.push(g.clone());
+                Ok(())
+            })
+            .unwrap();
+            (r, logs)
         };
-        let one = run(1);
-        assert_eq!(one, run(3));
+        let (one, logs) = run(1);
+        assert_eq!((one.clone(), logs.clone()), run(3));
         assert_ne!(one.decision, Decision::Continue);
         // The decision is the first pair of games at which the ratio leaves
         // the bounds, replayed from the games themselves.
         let mut wdl = Wdl::default();
-        for (i, g) in one.logs.iter().enumerate() {
+        for (i, g) in logs.iter().enumerate() {
             assert_eq!(g.index, i);
             wdl.add(g.a_score());
-            if i % 2 == 1 && i + 1 < one.logs.len() {
+            if i % 2 == 1 && i + 1 < logs.len() {
                 assert_eq!(test.decide(&wdl), Decision::Continue, "the test went on after deciding at game {i}");
             }
         }
         assert_eq!(test.decide(&wdl), one.decision);
         assert_eq!(test.llr(&wdl), one.llr);
-        assert_eq!(one.logs.len() % 2, 0);
+        assert_eq!(logs.len() % 2, 0);
+        assert_eq!(one.summary, Summary::of(&logs));
         // The same games as an ordinary match of that length.
-        let cfg = Config { games: one.logs.len(), seed: 5, max_plies: 300, threads: 2 };
-        assert_eq!(run(1).logs, super::run(&game, a.as_ref(), b.as_ref(), &cfg, &|| {}).unwrap());
+        let cfg = Config { games: logs.len(), seed: 5, max_plies: 300, threads: 2 };
+        assert_eq!(logs, super::run(&game, a.as_ref(), b.as_ref(), &cfg, &|| {}).unwrap());
     }
 
     #[test]

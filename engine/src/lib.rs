@@ -6,8 +6,10 @@
 
 pub mod arena;
 pub mod bitset;
+pub mod file;
 pub mod game;
 pub mod merels;
 pub mod players;
 pub mod rithmo;
+pub mod stats;
 pub mod wibold;

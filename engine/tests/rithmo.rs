@@ -135,6 +135,21 @@ fn ambush_needs_two_different_pieces() {
 }
 
 #[test]
+fn move_reasons_name_each_capture_and_siege() {
+    let rules = RuleSet::common();
+    let why = |pieces: &[(&str, &str)], m: &str| {
+        let pos: Position = rfen(pieces, 'e', "- - 0 1").parse().unwrap();
+        pos.move_reasons(m.parse().unwrap(), &rules)
+    };
+    assert_eq!(why(&[("c5", "C4"), ("d4", "C6"), ("d5", "t10")], "c5xd5").names(), ["ambush"]);
+    assert_eq!(why(&[("a1", "C4"), ("a4", "c8")], "a1xa4").names(), ["sally"]);
+    assert_eq!(why(&[("c4", "C4"), ("c5", "p[c4.t9]")], "c4*c5").names(), ["encounter"]);
+    // 4 meets 4 at the end of a step, and 2 + 2 is no ambush (one piece).
+    let plain = why(&[("c4", "C4"), ("c6", "c9")], "c4-c5");
+    assert!(plain.names().is_empty() && plain.sieged.is_empty());
+}
+
+#[test]
 fn pyramids_are_struck_at_the_bottom_or_taken_whole() {
     // Bottom layer 4: a strike; total 13: a capture.
     expect(&[("c4", "C4"), ("c5", "p[c4.t9]")], &["c4*c5"]);

@@ -7,7 +7,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use engine::rithmo::study::{self, TargetKind, Tally};
+use engine::rithmo::study::{self, Tally, TargetKind};
 use engine::rithmo::{Move, MoveKind, Position, RuleSet, Side, Square};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -111,9 +111,7 @@ fn ambushes_between_men_are_exactly_the_legal_ones() {
                     let m = Move::new(fa, to, MoveKind::Capture);
                     let r = study::reasons(&p, &rules, m);
                     let listed = table.iter().any(|r| {
-                        r.target == t_tok
-                            && ((r.a == *a && r.b == *b) || (r.a == *b && r.b == *a))
-                            && !r.pyramid_only
+                        r.target == t_tok && ((r.a == *a && r.b == *b) || (r.a == *b && r.b == *a)) && !r.pyramid_only
                     });
                     assert_eq!(r.ambush, listed, "{a_tok} + {b_tok} against {t_tok}");
                     assert_eq!(r.ambush, a + b == t);

@@ -11,15 +11,30 @@ use crate::merels::{Eval, Observer, Solution, Value, Values};
 #[derive(Clone, Debug, Serialize)]
 pub struct FirstMove {
     pub point: String,
-    pub value: &'static str,
+    /// 1, 0 or -1 for the leader.
+    pub value: f64,
+    /// `win`, `draw` or `loss`.
+    pub outcome: &'static str,
     pub plies: Option<u16>,
+}
+
+/// A value as a number for the side it is for: 1, 0 or -1.
+fn number(v: Value) -> f64 {
+    match v {
+        Value::Win(_) => 1.0,
+        Value::Draw => 0.0,
+        _ => -1.0,
+    }
 }
 
 /// Counts of positions by their value for the side to move.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Counts {
+    #[serde(rename = "wins")]
     pub won: u64,
+    #[serde(rename = "draws")]
     pub drawn: u64,
+    #[serde(rename = "losses")]
     pub lost: u64,
     /// Of the lost, those where the game is already over.
     pub terminal: u64,
@@ -57,8 +72,10 @@ impl From<ChainResult> for Chances {
 #[derive(Clone, Debug, Serialize)]
 pub struct RotaReport {
     pub rules: String,
-    /// The start position's value for the leader.
-    pub value: &'static str,
+    /// The start position's value for the leader: 1, 0 or -1.
+    pub value: f64,
+    /// The same in words: `win`, `draw` or `loss`.
+    pub outcome: &'static str,
     pub plies: Option<u16>,
     pub first_moves: Vec<FirstMove>,
     /// Positions up to symmetry (one per class of the wheel's 16 symmetries).
@@ -99,7 +116,12 @@ pub fn report_from(sol: &Solution) -> RotaReport {
         .rate_actions(&start)
         .into_iter()
         .filter_map(|(_, a, e)| match e {
-            Eval::Dtm(v) => Some(FirstMove { point: a.display(board).to_string(), value: v.word(), plies: v.plies() }),
+            Eval::Dtm(v) => Some(FirstMove {
+                point: a.display(board).to_string(),
+                value: number(v),
+                outcome: v.word(),
+                plies: v.plies(),
+            }),
             _ => None,
         })
         .collect::<Vec<_>>();
@@ -112,7 +134,8 @@ pub fn report_from(sol: &Solution) -> RotaReport {
     let verdict = verdict(value, &pr, &rp, &rr);
     RotaReport {
         rules: rules.label(),
-        value: value.word(),
+        value: number(value),
+        outcome: value.word(),
         plies: value.plies(),
         first_moves,
         classes,

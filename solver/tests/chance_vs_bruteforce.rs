@@ -3,8 +3,9 @@
 //! start, no symmetry, no indexing, no sectors):
 //! - Murray and Bell: exact expectimax by memoised recursion over placement,
 //!   on top of a naive fixpoint for the movement phase;
-//! - Schädler: the safety fixpoint and interval iteration, Jacobi-style,
-//!   over the whole graph.
+//! - Schädler: exact strategy iteration in rationals over the whole graph
+//!   (`common/exact_schaedler.rs`), on Rota and three and on the 3 v 3
+//!   sector of six men's morris.
 //!
 //! Plus: Schädler with special throws of probability 0 is the game without
 //! dice and with placement mills forbidden; and sampled games of the
@@ -19,6 +20,9 @@ use solver::merels::markov::{Policy, leader_chances};
 use solver::merels::{Eval, Kind, Sector, Silent, Solution, Value};
 
 mod common;
+
+use common::exact_schaedler::Exact;
+use num_traits::ToPrimitive;
 
 /// Every state reachable from the start under any throws and actions.
 fn reachable(rules: &Rules) -> Vec<State> {
@@ -108,127 +112,59 @@ fn murray_and_bell_equal_exact_expectimax() {
     }
 }
 
-/// Safety fixpoint and interval iteration over the explicit graph.
-fn brute_intervals(rules: &Rules) -> HashMap<State, (f64, f64)> {
-    let states = reachable(rules);
-    let id: HashMap<State, usize> = states.iter().enumerate().map(|(i, s)| (*s, i)).collect();
-    let n = states.len();
-    // kids[i][throw] = (probability, children); empty children: blocked.
-    let kids: Vec<Vec<(f64, Vec<usize>)>> = states
-        .iter()
-        .map(|st| {
-            if rules.lost(st) {
-                return Vec::new();
-            }
-            rules
-                .throw_outcomes(st)
-                .into_iter()
-                .map(|(t, p)| (p as f64 / 72.0, rules.actions(st, t).iter().map(|(_, c)| id[c]).collect()))
-                .collect()
-        })
-        .collect();
-    let lost: Vec<bool> = states.iter().map(|s| rules.lost(s)).collect();
-    let blocked_safe_mover = rules.blocked == Blocked::Draw;
-    // Greatest fixpoint: mover safe / other safe.
-    let mut sm: Vec<bool> = lost.iter().map(|&l| !l).collect();
-    let mut so = vec![true; n];
-    loop {
-        let mut changed = false;
-        for i in 0..n {
-            if lost[i] {
-                continue;
-            }
-            let m = kids[i]
-                .iter()
-                .all(|(_, ks)| if ks.is_empty() { blocked_safe_mover } else { ks.iter().any(|&k| lost[k] || so[k]) });
-            let o = kids[i].iter().all(|(_, ks)| ks.iter().all(|&k| !lost[k] && sm[k]));
-            if sm[i] && !m {
-                sm[i] = false;
-                changed = true;
-            }
-            if so[i] && !o {
-                so[i] = false;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
+/// Compares every state the exact solver knows with the sector solver:
+/// the exact value lies in the proven interval, which is at most 1e-6 wide.
+fn compare_exact(rules: &Rules, sol: &Solution, exact: &Exact) -> usize {
+    let mut compared = 0;
+    for st in exact.states() {
+        let x = exact.value(rules, st).expect("known").to_f64().expect("finite");
+        let Some(iv) = sol.interval(st) else { continue };
+        assert!(
+            iv.lo <= x + 1e-15 && x - 1e-15 <= iv.hi,
+            "{} {st:?}: exact {x} outside the proven [{}, {}]",
+            rules.label(),
+            iv.lo,
+            iv.hi
+        );
+        assert!(iv.hi - iv.lo <= 1e-6, "{} {st:?}: proven interval {iv:?} wider than 1e-6", rules.label());
+        compared += 1;
     }
-    let blocked = if rules.blocked == Blocked::Draw { 0.0 } else { -1.0 };
-    let mut lo: Vec<f64> = (0..n)
-        .map(|i| {
-            if lost[i] {
-                -1.0
-            } else if sm[i] {
-                0.0
-            } else {
-                -1.0
-            }
-        })
-        .collect();
-    let mut hi: Vec<f64> = (0..n)
-        .map(|i| {
-            if lost[i] {
-                -1.0
-            } else if so[i] {
-                0.0
-            } else {
-                1.0
-            }
-        })
-        .collect();
-    for _ in 0..200_000 {
-        let (mut nlo, mut nhi) = (lo.clone(), hi.clone());
-        let mut moved = 0.0f64;
-        for i in 0..n {
-            if lost[i] {
-                continue;
-            }
-            let (mut a, mut b) = (0.0, 0.0);
-            for (p, ks) in &kids[i] {
-                let (x, y) = if ks.is_empty() {
-                    (blocked, blocked)
-                } else {
-                    (
-                        ks.iter().map(|&k| -hi[k]).fold(f64::NEG_INFINITY, f64::max),
-                        ks.iter().map(|&k| -lo[k]).fold(f64::NEG_INFINITY, f64::max),
-                    )
-                };
-                a += p * x;
-                b += p * y;
-            }
-            nlo[i] = lo[i].max(a);
-            nhi[i] = hi[i].min(b);
-            moved = moved.max(nlo[i] - lo[i]).max(hi[i] - nhi[i]);
-        }
-        lo = nlo;
-        hi = nhi;
-        if moved < 1e-13 {
-            break;
-        }
-    }
-    states.into_iter().enumerate().map(|(i, s)| (s, (lo[i], hi[i]))).collect()
+    compared
 }
 
 #[test]
-fn schaedler_equals_brute_force_interval_iteration() {
+fn schaedler_equals_exact_strategy_iteration() {
     for base in boards() {
         for blocked in [Blocked::Lose, Blocked::Pass, Blocked::Draw] {
-            let rules =
-                Rules { blocked, ..Rules::new(base.board.kind, Dice::Schaedler).with_diagonals(base.board.diagonals) };
-            let sol = Solution::solve_with(rules, &Default::default(), &Silent).unwrap();
-            let truth = brute_intervals(&rules);
-            for (st, (lo, hi)) in &truth {
-                let iv = sol.interval(st).unwrap_or_else(|| panic!("{} {st:?} unsolved", rules.label()));
-                assert!((iv.lo as f64 - lo).abs() < 2e-5, "{} {st:?}: lo {} vs {lo}", rules.label(), iv.lo);
-                assert!((iv.hi as f64 - hi).abs() < 2e-5, "{} {st:?}: hi {} vs {hi}", rules.label(), iv.hi);
-                assert!(iv.lo <= iv.v && iv.v <= iv.hi);
+            for (special, flying) in [(5, false), (20, false), (5, true)] {
+                let rules = Rules {
+                    blocked,
+                    flying,
+                    special_72: special,
+                    ..Rules::new(base.board.kind, Dice::Schaedler).with_diagonals(base.board.diagonals)
+                };
+                let sol = Solution::solve_with(rules, &Default::default(), &Silent).unwrap();
+                let exact = Exact::build(&rules, &[State::start(rules.men())]).solve();
+                let n = compare_exact(&rules, &sol, &exact);
+                assert!(n > 100, "{}: only {n} states compared", rules.label());
             }
-            // On these boards every position is settled.
-            let widest = truth.values().map(|(a, b)| b - a).fold(0.0, f64::max);
-            assert!(widest < 1e-5, "{}: widest {widest}", rules.label());
         }
+    }
+}
+
+#[test]
+fn schaedler_six_endgame_equals_exact_strategy_iteration() {
+    // Every position of the 3 v 3 movement sector of six men's morris.
+    {
+        let rules = Rules::new(BoardKind::Six, Dice::Schaedler);
+        let s = Sector { w: 3, wf: 0, b: 3, bf: 0 };
+        let ix = solver::merels::Indexer::new(solver::merels::BoardTables::new(rules.board), s);
+        let roots: Vec<State> = (0..ix.size()).filter(|&i| ix.is_canonical(i)).map(|i| ix.state(i)).collect();
+        let opts = solver::merels::SolveOptions { max_men: Some(6), ..Default::default() };
+        let sol = Solution::solve_with(rules, &opts, &Silent).unwrap();
+        let exact = Exact::build(&rules, &roots).solve();
+        let n = compare_exact(&rules, &sol, &exact);
+        assert!(n >= roots.len(), "{}: {n} of {} compared", rules.label(), roots.len());
     }
 }
 
@@ -243,7 +179,7 @@ fn schaedler_without_special_throws_is_the_game_without_dice() {
         let mut compared = 0;
         for st in reachable(&n) {
             let (Some(iv), Some(v)) = (a.interval(&st), b.dtm(&st)) else { continue };
-            let x = v.sign() as f32;
+            let x = v.sign() as f64;
             assert!((iv.lo - x).abs() < 1e-6 && (iv.hi - x).abs() < 1e-6, "{st:?}: {iv:?} vs {v}");
             compared += 1;
         }
@@ -302,7 +238,7 @@ fn sampled_self_play_agrees_with_the_solved_value() {
         let rules = Rules::new(kind, dice);
         let sol = Solution::solve_with(rules, &Default::default(), &Silent).unwrap();
         let start = State::start(rules.men());
-        let v = sol.interval(&start).unwrap().v as f64;
+        let v = sol.interval(&start).unwrap().v;
         let chain = leader_chances(&sol, Policy::Perfect, Policy::Perfect);
         assert!(
             (chain.leader_wins - chain.leader_loses - v).abs() < 1e-6,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use engine::merels::{BoardKind, Dice, Rules, State};
-use solver::merels::{Observer, Sector, Silent, Solution, SolveOptions};
+use solver::merels::{Observer, Sector, Silent, Solution, SolveOptions, Table, Values};
 
 fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("ludus-db-{}-{name}", std::process::id()));
@@ -100,6 +100,14 @@ fn damaged_and_foreign_files_are_reported_and_solved_again() {
     assert!(notes.0.lock().unwrap().iter().any(|m| m.contains("other rules")));
     assert_eq!(values(&first), values(&again));
 
+    // Far longer than its header says (a sparse file: refused from its
+    // length alone, nothing of it is read).
+    fs::write(&path, &good).unwrap();
+    fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(20 << 30).unwrap();
+    let notes = Notes::default();
+    Solution::solve_with(rules, &opts(&dir), &notes).unwrap();
+    assert!(notes.0.lock().unwrap().iter().any(|m| m.contains("longer than its header")), "{:?}", notes.0);
+
     // Not a database at all.
     fs::write(&path, b"hello").unwrap();
     let notes = Notes::default();
@@ -138,4 +146,82 @@ fn a_group_too_large_for_the_memory_limit_is_refused() {
     let e = Solution::solve_with(rules, &opts, &Silent).err().expect("refused");
     assert!(e.0.contains("needs about") && e.0.contains("GiB"), "{e}");
     fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn verify_passes_on_solved_databases_and_finds_a_changed_value() {
+    for dice in [Dice::None, Dice::Schaedler, Dice::Murray] {
+        let dir = temp(&format!("verify-{dice}"));
+        let rules = Rules::new(BoardKind::Three, dice);
+        Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
+        let check = |dir: &Path| {
+            let o = SolveOptions { max_men: Some(0), keep_all: false, ..opts(dir) };
+            let mut sol = Solution::solve_with(rules, &o, &Silent).unwrap();
+            solver::merels::verify::verify(&mut sol, &Silent).unwrap()
+        };
+        let r = check(&dir);
+        assert!(r.ok(), "{dice}: {:?}", r.sectors.iter().flat_map(|s| &s.failures).collect::<Vec<_>>());
+        assert_eq!(r.sectors.len(), 7, "{dice}");
+        assert!(r.missing.is_empty());
+
+        // Change one stored value of the movement sector and store it with a
+        // valid checksum: only the successors can tell.
+        let s = Sector { w: 3, wf: 0, b: 3, bf: 0 };
+        let sol = Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
+        let db = sol.database().unwrap().clone();
+        let t = sol.table(s).unwrap();
+        let i = (0..t.indexer.size()).find(|&i| t.at(i).is_some()).unwrap();
+        let values = match &t.values {
+            Values::Dtm(v) => {
+                let mut v = v.clone();
+                v[i as usize] = if v[i as usize] == 0 { 2 } else { 0 };
+                Values::Dtm(v)
+            }
+            Values::Chance(v) => {
+                let mut v = v.clone();
+                v[i as usize] = if v[i as usize] > (1 << 30) { 0 } else { 1 << 31 };
+                Values::Chance(v)
+            }
+            Values::Exact(v) => {
+                let mut v = v.clone();
+                v[i as usize] += 1;
+                Values::Exact(v)
+            }
+        };
+        db.store(&Table::new(t.indexer.clone(), values, t.meta)).unwrap();
+        let r = check(&dir);
+        assert!(!r.ok(), "{dice}: a changed value passed");
+        assert!(r.sectors.iter().any(|c| c.sector == "3-0-3-0" && !c.failures.is_empty()), "{dice}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// Six men's endgames up to 7 men under Schädler's dice, in several rule
+/// variants: every stored value holds against its successors, and each
+/// sector's proven error (which includes the gap between what the first
+/// player's strategy guarantees and what the best reply to it gets) is
+/// within the tolerance of an exact value.
+#[test]
+fn six_mens_endgames_under_chance_verify_and_are_exact() {
+    let base = Rules::new(BoardKind::Six, Dice::Schaedler);
+    let variants = [
+        ("default", base),
+        ("flying", Rules { flying: true, ..base }),
+        ("special-20", Rules { special_72: 20, ..base }),
+        ("no-take-from-mills", Rules { no_take_from_mills: true, ..base }),
+    ];
+    for (name, rules) in variants {
+        let dir = temp(&format!("six7-{name}"));
+        let o = SolveOptions { max_men: Some(7), ..opts(&dir) };
+        let sol = Solution::solve_with(rules, &o, &Silent).unwrap();
+        for (s, t) in sol.tables() {
+            assert!(t.meta.error <= 1e-6, "{name} {s}: proven error {}", t.meta.error);
+        }
+        let o = SolveOptions { max_men: Some(0), keep_all: false, ..opts(&dir) };
+        let mut sol = Solution::solve_with(rules, &o, &Silent).unwrap();
+        let r = solver::merels::verify::verify(&mut sol, &Silent).unwrap();
+        assert!(r.ok(), "{name}: {:?}", r.sectors.iter().flat_map(|s| &s.failures).take(5).collect::<Vec<_>>());
+        assert!(r.sectors.iter().any(|c| c.sector == "3-0-4-0"), "{name}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
 }

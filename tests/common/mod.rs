@@ -23,3 +23,39 @@ pub fn temp(tag: &str, name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
+
+/// A `ludus serve` of this test's own on a free loopback port, stopped when
+/// dropped.
+pub struct Server {
+    child: std::process::Child,
+    pub base: String,
+}
+
+impl Server {
+    /// Starts the server with extra arguments and waits for its address.
+    pub fn start(extra: &[&str]) -> Server {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
+            .args(["serve", "--port", "0"])
+            .args(extra)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("start ludus serve");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("the address");
+        let start = line.find("http://").unwrap_or_else(|| panic!("no address in {line:?}"));
+        let base = line[start..].split_whitespace().next().unwrap().trim_end_matches('/').to_string();
+        Server { child, base }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

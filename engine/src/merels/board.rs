@@ -14,7 +14,8 @@ use super::symmetry::{Symmetry, automorphisms};
 pub const MAX_POINTS: usize = 24;
 
 /// Which board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum BoardKind {
     Rota,
     Three,

@@ -4,10 +4,13 @@
 use std::fmt;
 use std::str::FromStr;
 
+use serde::{Deserialize, Serialize};
+
 use super::board::{Board, BoardKind};
 
 /// How dice are used (the readings of Alfonso's text).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Dice {
     /// No dice.
     None,
@@ -50,7 +53,8 @@ impl FromStr for Dice {
 }
 
 /// What happens to a player who has no legal move on his turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Blocked {
     /// He loses (the spec's default).
     Lose,
@@ -83,7 +87,8 @@ impl FromStr for Blocked {
 }
 
 /// Whether lines closed while placing count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum PlacementMills {
     /// A placed man closing a line counts as any closed line: it wins on the
     /// boards with three men and removes enemy men on the others.
@@ -113,8 +118,31 @@ impl FromStr for PlacementMills {
     }
 }
 
-/// The complete rules of one game of the family.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Rules that cannot be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RulesError {
+    /// Diagonals asked for on a board other than `three`.
+    Diagonals(BoardKind),
+    /// A special throw more likely than certain (in 72nds).
+    Special72(u8),
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesError::Diagonals(kind) => write!(f, "diagonals are an option of the three board, not {kind}"),
+            RulesError::Special72(n) => write!(f, "a special throw of {n} in 72: at most 72"),
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+/// The complete rules of one game of the family. In JSON every field is
+/// written by name (`{"board": "three", "diagonals": true, "dice": "none",
+/// ...}`), and reading refuses rules that cannot be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "RulesRecord", try_from = "RulesRecord")]
 pub struct Rules {
     pub board: &'static Board,
     pub dice: Dice,
@@ -185,9 +213,31 @@ impl Rules {
         Rules::new(BoardKind::Rota, Dice::None)
     }
 
+    /// The same rules with or without diagonals; they exist only on the
+    /// `three` board and are ignored on the others (see
+    /// [`Rules::try_with_diagonals`], which refuses them there).
     pub fn with_diagonals(mut self, on: bool) -> Rules {
         self.board = Board::get(self.board.kind, on);
         self
+    }
+
+    /// The same rules with or without diagonals, refusing diagonals on a
+    /// board other than `three`.
+    pub fn try_with_diagonals(self, on: bool) -> Result<Rules, RulesError> {
+        if on && self.board.kind != BoardKind::Three {
+            return Err(RulesError::Diagonals(self.board.kind));
+        }
+        Ok(self.with_diagonals(on))
+    }
+
+    /// The same rules with a special throw of `n` in 72, refusing more than
+    /// 72.
+    pub fn try_with_special_72(mut self, n: u8) -> Result<Rules, RulesError> {
+        if n > 72 {
+            return Err(RulesError::Special72(n));
+        }
+        self.special_72 = n;
+        Ok(self)
     }
 
     /// Men each side starts with.
@@ -237,6 +287,52 @@ impl Rules {
             s.push_str(&format!("+special={}/72", self.special_72));
         }
         s
+    }
+}
+
+/// The rules as plain data, for serde.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesRecord {
+    board: BoardKind,
+    diagonals: bool,
+    dice: Dice,
+    flying: bool,
+    no_take_from_mills: bool,
+    double_mill_one: bool,
+    placement_mills: PlacementMills,
+    blocked: Blocked,
+    special_72: u8,
+}
+
+impl From<Rules> for RulesRecord {
+    fn from(r: Rules) -> RulesRecord {
+        RulesRecord {
+            board: r.board.kind,
+            diagonals: r.board.diagonals,
+            dice: r.dice,
+            flying: r.flying,
+            no_take_from_mills: r.no_take_from_mills,
+            double_mill_one: r.double_mill_one,
+            placement_mills: r.placement_mills,
+            blocked: r.blocked,
+            special_72: r.special_72,
+        }
+    }
+}
+
+impl TryFrom<RulesRecord> for Rules {
+    type Error = RulesError;
+    fn try_from(r: RulesRecord) -> Result<Rules, RulesError> {
+        let rules = Rules {
+            flying: r.flying,
+            no_take_from_mills: r.no_take_from_mills,
+            double_mill_one: r.double_mill_one,
+            placement_mills: r.placement_mills,
+            blocked: r.blocked,
+            ..Rules::new(r.board, r.dice)
+        };
+        rules.try_with_diagonals(r.diagonals)?.try_with_special_72(r.special_72)
     }
 }
 

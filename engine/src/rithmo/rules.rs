@@ -54,7 +54,9 @@ impl FromStr for Victory {
                 .get(i)
                 .ok_or_else(|| format!("victory '{s}' lacks its {} number", ["first", "second", "third"][i - 1]))?
                 .parse::<u32>()
-                .map_err(|_| format!("'{}' in victory '{s}' is not a number", parts[i]))
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("'{}' in victory '{s}' is not a number from 1 up", parts[i]))
         };
         let want = |n: usize| -> Result<(), String> {
             if parts.len() == n + 1 { Ok(()) } else { Err(format!("victory '{s}' takes {n} number(s)")) }
@@ -102,7 +104,50 @@ impl FromStr for Victory {
     }
 }
 
-/// All the rules of one way of playing.
+impl serde::Serialize for Victory {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Victory {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Victory, D::Error> {
+        let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A rule set as data: its preset and its victory (the other rules are the
+/// preset's; no other rule set can be written).
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleSetRecord {
+    preset: String,
+    victory: Victory,
+}
+
+impl serde::Serialize for RuleSet {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let preset = RuleSet::preset(self.name).map_err(serde::ser::Error::custom)?;
+        if preset.with_victory(self.victory) != *self {
+            return Err(serde::ser::Error::custom(format!(
+                "the rules differ from the preset '{}' in more than the victory",
+                self.name
+            )));
+        }
+        serde::Serialize::serialize(&RuleSetRecord { preset: self.name.to_string(), victory: self.victory }, s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RuleSet {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RuleSet, D::Error> {
+        let r = <RuleSetRecord as serde::Deserialize>::deserialize(d)?;
+        Ok(RuleSet::preset(&r.preset).map_err(serde::de::Error::custom)?.with_victory(r.victory))
+    }
+}
+
+/// All the rules of one way of playing. In JSON: `{"preset": "common",
+/// "victory": "body:15"}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RuleSet {
     pub name: &'static str,

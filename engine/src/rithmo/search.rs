@@ -12,7 +12,7 @@ use super::eval::{MAN, Weights, features};
 use super::moves::{Move, MoveKind, MoveList};
 use super::position::Position;
 use super::rules::RuleSet;
-use super::tt::{Bound, Tt};
+use super::tt::{Bound, TableTooLarge, Tt};
 
 /// A forced victory now; `WIN − n` is a victory after `n` plies.
 pub const WIN: i32 = 1_000_000;
@@ -100,13 +100,20 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A searcher with a table of `hash_mib` mebibytes.
+    /// A searcher with a table of `hash_mib` mebibytes; panics if the
+    /// memory cannot be had (see [`Searcher::try_new`]).
     pub fn new(rules: RuleSet, hash_mib: usize) -> Searcher {
-        Searcher {
+        Searcher::try_new(rules, hash_mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A searcher with a table of `hash_mib` mebibytes, or an error if the
+    /// system will not give that much memory.
+    pub fn try_new(rules: RuleSet, hash_mib: usize) -> Result<Searcher, TableTooLarge> {
+        Ok(Searcher {
             rules,
             options: Options::default(),
             weights: Weights::DEFAULT,
-            tt: Tt::new(hash_mib),
+            tt: Tt::try_new(hash_mib)?,
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; 128]; 128]),
             pv: Box::new([[None; MAX_PLY]; MAX_PLY]),
@@ -119,7 +126,7 @@ impl Searcher {
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
             excluded: Vec::new(),
-        }
+        })
     }
 
     /// A flag that stops the search cleanly when set (from another thread).
@@ -480,7 +487,7 @@ impl Searcher {
             // Every root move left out: nothing to report.
             return -INF;
         }
-        if self.options.table && !(ply == 0 && !self.excluded.is_empty()) {
+        if self.options.table && (ply != 0 || self.excluded.is_empty()) {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha0 {

@@ -39,9 +39,7 @@ impl Attacker {
     /// Whether this value and `b`'s are held by two different pieces (men
     /// only, unless `with_pyramid`).
     fn pair(&self, b: &Attacker, with_pyramid: bool) -> bool {
-        self.holders.iter().any(|&(x, px)| {
-            b.holders.iter().any(|&(y, py)| x != y && (with_pyramid || !(px || py)))
-        })
+        self.holders.iter().any(|&(x, px)| b.holders.iter().any(|&(y, py)| x != y && (with_pyramid || !(px || py))))
     }
 
     /// Whether a man (not a pyramid) holds it.
@@ -284,7 +282,10 @@ pub fn siege_only(pos: &Position, rules: &RuleSet, side: Side) -> Vec<SiegeOnly>
         let sal = rules.sally
             && vals.iter().any(|a| (rules.sally_min_between as u32..=MAX_GAP_FILE).any(|n| a.value * n == t));
         let amb = rules.ambush
-            && vals.iter().enumerate().any(|(i, a)| vals[i..].iter().any(|b| a.value + b.value == t && a.pair(b, with_pyramid)));
+            && vals
+                .iter()
+                .enumerate()
+                .any(|(i, a)| vals[i..].iter().any(|b| a.value + b.value == t && a.pair(b, with_pyramid)));
         enc || sal || amb
     };
     targets(pos, rules, side)
@@ -315,7 +316,8 @@ pub fn reasons(pos: &Position, rules: &RuleSet, m: Move) -> Reasons {
         return Reasons::default();
     }
     let only = |e: bool, s: bool, a: bool| {
-        let r = RuleSet { encounter: e && rules.encounter, sally: s && rules.sally, ambush: a && rules.ambush, ..*rules };
+        let r =
+            RuleSet { encounter: e && rules.encounter, sally: s && rules.sally, ambush: a && rules.ambush, ..*rules };
         let mut v = MoveList::new();
         pos.captures(&r, &mut v);
         v.contains(&m)

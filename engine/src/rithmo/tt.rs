@@ -32,6 +32,20 @@ pub struct Hit {
     pub bound: Bound,
 }
 
+/// The system would not give the memory a table of this size needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableTooLarge {
+    pub mib: usize,
+}
+
+impl std::fmt::Display for TableTooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot allocate a {} MiB transposition table: not enough memory (choose a smaller --hash)", self.mib)
+    }
+}
+
+impl std::error::Error for TableTooLarge {}
+
 pub struct Tt {
     slots: Vec<Entry>,
     generation: u8,
@@ -62,10 +76,26 @@ fn unpack_move(x: u64) -> Option<Move> {
 }
 
 impl Tt {
-    /// A table of about `mib` mebibytes (at least one slot).
-    pub fn new(mib: usize) -> Tt {
-        let n = (mib * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
-        Tt { slots: vec![Entry::default(); n], generation: 0 }
+    /// A table of about `mib` mebibytes, or an error if the system will not
+    /// give that much. The zeroed memory is requested at once, which the
+    /// system grants without touching it: a large table costs no time until
+    /// it is used.
+    pub fn try_new(mib: usize) -> Result<Tt, TableTooLarge> {
+        let too_large = TableTooLarge { mib };
+        let n = mib.checked_mul(1024 * 1024).ok_or(too_large)? / std::mem::size_of::<Entry>();
+        let n = n.max(1);
+        let layout = std::alloc::Layout::array::<Entry>(n).map_err(|_| too_large)?;
+        // SAFETY: the layout has a nonzero size; an all-zero `Entry` (two
+        // integers) is the valid empty slot; the vector takes the block
+        // with the layout it was allocated with.
+        let slots = unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout) as *mut Entry;
+            if ptr.is_null() {
+                return Err(too_large);
+            }
+            Vec::from_raw_parts(ptr, n, n)
+        };
+        Ok(Tt { slots, generation: 0 })
     }
 
     /// Marks a new search: older entries give way.

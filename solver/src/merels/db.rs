@@ -6,7 +6,7 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `LUDUSDB` followed by a zero byte |
-//! | 8 | 2 | format version (1) |
+//! | 8 | 2 | format version (2) |
 //! | 10 | 2 | header length: 128 |
 //! | 12 | 1 | board: 0 rota, 1 three, 2 six, 3 nine |
 //! | 13 | 1 | flags: 1 diagonals, 2 flying, 4 no-take-from-mills, 8 double-mill-one |
@@ -15,23 +15,29 @@
 //! | 16 | 1 | blocked: 0 lose, 1 pass, 2 draw |
 //! | 17 | 1 | special throw probability, in 72nds |
 //! | 18 | 4 | sector: men on board and in hand of the side to move, then of the other side |
-//! | 22 | 1 | value kind: 1 plies in one byte, 2 plies in two bytes, 3 exact numerator (16 bytes), 4 interval (three `f32`: estimate, lower, upper bound; then a flag byte: 1 the side to move can make sure it never loses, 2 the other side can) |
+//! | 22 | 1 | value kind: 1 plies in one byte, 2 plies in two bytes, 3 exact numerator (16 bytes), 5 chance values (grid codes, compressed) |
 //! | 23 | 1 | zero |
 //! | 24 | 8 | number of indices |
 //! | 32 | 8 | payload length in bytes |
 //! | 40 | 4 | CRC-32 of every other byte of the file (header with this field left out, then payload) |
 //! | 44 | 4 | zero |
 //! | 48 | 8 | seconds spent solving (`f64`) |
-//! | 56 | 8 | value-iteration sweeps |
-//! | 64 | 8 | residual of the last sweep (`f64`) |
-//! | 72 | 8 | widest proven interval (`f64`) |
+//! | 56 | 8 | strategy-iteration rounds |
+//! | 64 | 8 | residual of the value equation after the last round (`f64`) |
+//! | 72 | 8 | proven error: every stored chance value is within this of the true value (`f64`) |
 //! | 80 | 48 | rules label, UTF-8, zero padded (for people reading the file) |
 //! | 128 | … | payload: one value per index |
 //!
 //! One-byte plies: 0 a draw, 255 an unused index, `p + 1` decided after `p`
 //! plies (odd `p`: the side to move wins). Two-byte plies: the same with
 //! 65535 unused. Exact numerators are over 72^(2 × men); `i128::MIN` is
-//! unused. Intervals have a NaN estimate where unused.
+//! unused. Chance values are `u32` grid codes (`k` stands for
+//! `k / 2^30 − 1`, `u32::MAX` unused), stored as their four byte planes
+//! (all lowest bytes, then the next, …) compressed as one zstd frame: the
+//! many exact −1, 0 and +1 and the shared high bytes shrink to little.
+//!
+//! The header is read and checked (rules, sector, size, and that the file
+//! is exactly as long as it says) before any payload is read.
 
 use std::fs::{self, File};
 use std::io::{Read, Write};
@@ -42,10 +48,10 @@ use engine::merels::{Blocked, BoardKind, Dice, PlacementMills, Rules};
 use super::index::Indexer;
 use super::sector::Sector;
 use super::table::{Meta, Table, Values};
-use super::value::{Interval, UNUSED};
+use super::value::UNUSED;
 
 const MAGIC: &[u8; 8] = b"LUDUSDB\0";
-const VERSION: u16 = 1;
+const VERSION: u16 = 2;
 const HEADER: usize = 128;
 
 /// Why a sector file could not be used.
@@ -149,7 +155,7 @@ impl Db {
         h[48..56].copy_from_slice(&t.meta.seconds.to_le_bytes());
         h[56..64].copy_from_slice(&t.meta.sweeps.to_le_bytes());
         h[64..72].copy_from_slice(&t.meta.residual.to_le_bytes());
-        h[72..80].copy_from_slice(&t.meta.gap.to_le_bytes());
+        h[72..80].copy_from_slice(&t.meta.error.to_le_bytes());
         let label = self.rules.label();
         let n = label.len().min(48);
         h[80..80 + n].copy_from_slice(&label.as_bytes()[..n]);
@@ -179,13 +185,13 @@ impl Db {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(DbError::Missing),
             Err(e) => return Err(DbError::Io(e)),
         };
-        let mut bytes = Vec::new();
-        f.read_to_end(&mut bytes).map_err(DbError::Io)?;
         let bad = |m: String| Err(DbError::Corrupt(format!("{}: {m}", path.display())));
-        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        let file_len = f.metadata().map_err(DbError::Io)?.len();
+        let mut h = [0u8; HEADER];
+        if file_len < HEADER as u64 || f.read_exact(&mut h).is_err() || &h[..8] != MAGIC {
             return bad("not a ludus sector file".into());
         }
-        let (h, payload) = bytes.split_at(HEADER);
+        let h = &h[..];
         let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
         let f64_at = |o: usize| f64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
         if u16::from_le_bytes([h[8], h[9]]) != VERSION {
@@ -200,9 +206,19 @@ impl Db {
         if u64_at(24) != indexer.size() {
             return bad(format!("has {} indices, the sector has {}", u64_at(24), indexer.size()));
         }
-        if u64_at(32) != payload.len() as u64 {
-            return bad(format!("is truncated: payload {} bytes, header says {}", payload.len(), u64_at(32)));
+        let stored = file_len - HEADER as u64;
+        if u64_at(32) > stored {
+            return bad(format!("is truncated: payload {stored} bytes, header says {}", u64_at(32)));
         }
+        if u64_at(32) < stored {
+            return bad(format!("is longer than its header says: payload {stored} bytes, header says {}", u64_at(32)));
+        }
+        if stored > max_payload(h[22], indexer.size()) {
+            return bad(format!("payload of {stored} bytes is too big for {} indices", indexer.size()));
+        }
+        let mut payload = vec![0u8; stored as usize];
+        f.read_exact(&mut payload).map_err(DbError::Io)?;
+        let payload = &payload[..];
         let crc = u32::from_le_bytes(h[40..44].try_into().expect("4 bytes"));
         if checksum(h, payload) != crc {
             return bad("checksum mismatch: the file is damaged".into());
@@ -211,7 +227,7 @@ impl Db {
             Some(v) => v,
             None => return bad(format!("value kind {} does not fit the payload", h[22])),
         };
-        let meta = Meta { seconds: f64_at(48), sweeps: u64_at(56), residual: f64_at(64), gap: f64_at(72) };
+        let meta = Meta { seconds: f64_at(48), sweeps: u64_at(56), residual: f64_at(64), error: f64_at(72) };
         Ok(Table::new(indexer, values, meta))
     }
 }
@@ -234,28 +250,45 @@ fn encode(values: &Values) -> (u8, Vec<u8>) {
             }
         }
         Values::Exact(v) => (3, v.iter().flat_map(|n| n.to_le_bytes()).collect()),
-        Values::Chance(v) => (
-            4,
-            v.iter()
-                .flat_map(|iv| {
-                    let mut b = [0u8; 13];
-                    b[..4].copy_from_slice(&iv.v.to_le_bytes());
-                    b[4..8].copy_from_slice(&iv.lo.to_le_bytes());
-                    b[8..12].copy_from_slice(&iv.hi.to_le_bytes());
-                    b[12] = iv.flags;
-                    b
-                })
-                .collect(),
-        ),
+        Values::Chance(v) => {
+            let n = v.len();
+            let mut planes = vec![0u8; 4 * n];
+            for (i, k) in v.iter().enumerate() {
+                for (b, byte) in k.to_le_bytes().into_iter().enumerate() {
+                    planes[b * n + i] = byte;
+                }
+            }
+            (5, zstd::bulk::compress(&planes, 3).expect("compressing in memory"))
+        }
+    }
+}
+
+/// The largest payload a file of this kind and size may have.
+fn max_payload(kind: u8, n: u64) -> u64 {
+    match kind {
+        1 => n,
+        2 => 2 * n,
+        3 => 16 * n,
+        5 => zstd::zstd_safe::compress_bound(4 * n as usize) as u64,
+        _ => 0,
     }
 }
 
 fn decode(kind: u8, payload: &[u8], n: usize) -> Option<Values> {
+    if kind == 5 {
+        let planes = zstd::bulk::decompress(payload, 4 * n).ok()?;
+        if planes.len() != 4 * n {
+            return None;
+        }
+        let codes = (0..n)
+            .map(|i| u32::from_le_bytes([planes[i], planes[n + i], planes[2 * n + i], planes[3 * n + i]]))
+            .collect();
+        return Some(Values::Chance(codes));
+    }
     let width = match kind {
         1 => 1,
         2 => 2,
         3 => 16,
-        4 => 13,
         _ => return None,
     };
     if payload.len() != n * width {
@@ -264,15 +297,6 @@ fn decode(kind: u8, payload: &[u8], n: usize) -> Option<Values> {
     Some(match kind {
         1 => Values::Dtm(payload.iter().map(|&b| if b == 255 { UNUSED } else { b as u16 }).collect()),
         2 => Values::Dtm(payload.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()),
-        3 => Values::Exact(payload.chunks_exact(16).map(|c| i128::from_le_bytes(c.try_into().expect("16"))).collect()),
-        _ => Values::Chance(
-            payload
-                .chunks_exact(13)
-                .map(|c| {
-                    let f = |o: usize| f32::from_le_bytes(c[o..o + 4].try_into().expect("4"));
-                    Interval { v: f(0), lo: f(4), hi: f(8), flags: c[12] }
-                })
-                .collect(),
-        ),
+        _ => Values::Exact(payload.chunks_exact(16).map(|c| i128::from_le_bytes(c.try_into().expect("16"))).collect()),
     })
 }

@@ -3,8 +3,6 @@
 //! analysis, exact values under chance in placement, value iteration under
 //! chance in movement, and databases on disk.
 
-pub mod certify;
-pub mod chance;
 pub mod db;
 pub mod exact;
 pub mod index;
@@ -14,8 +12,10 @@ pub mod report;
 pub mod retro;
 pub mod sector;
 pub mod solution;
+pub mod strategy;
 pub mod table;
 pub mod value;
+pub mod verify;
 
 pub use index::{BoardTables, Indexer};
 pub use perfect::{PerfectBot, solution_for_play};

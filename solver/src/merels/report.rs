@@ -59,13 +59,13 @@ impl ValueReport {
                 }
             }
             Eval::Chance(iv) => ValueReport {
-                value: iv.v as f64,
+                value: iv.v,
                 exact: None,
                 outcome: None,
                 plies: None,
-                lower: iv.lo as f64,
-                upper: iv.hi as f64,
-                error_bound: iv.error() as f64,
+                lower: iv.lo,
+                upper: iv.hi,
+                error_bound: iv.error(),
             },
         }
     }
@@ -117,10 +117,10 @@ pub struct SectorReport {
     /// together).
     pub seconds: f64,
     pub positions_per_second: f64,
+    /// Under chance: strategy-iteration rounds (improvement passes).
     pub sweeps: Option<u64>,
     pub widest_interval: Option<f64>,
-    /// Under chance: positions whose proven interval is wider than 1e-5
-    /// (where endless play keeps the bounds apart).
+    /// Under chance: positions whose proven interval is wider than 1e-6.
     pub open_positions: Option<u64>,
 }
 
@@ -169,7 +169,7 @@ fn method(sol: &Solution, s: Sector) -> &'static str {
     let group = sol.order().iter().find(|g| g.contains(&s)).map_or(1, |g| g.len());
     let cyclic = group > 1 || successors(rules, s).contains(&s);
     match (cyclic, Kind::of(rules, s)) {
-        (true, Kind::Chance) => "value iteration",
+        (true, Kind::Chance) => "strategy iteration",
         (true, _) => "retrograde",
         (false, Kind::Dtm) => "forward",
         (false, Kind::Exact) => "exact",

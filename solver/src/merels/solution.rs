@@ -9,14 +9,14 @@ use std::time::Instant;
 use engine::merels::{Action, Blocked, Rules, State, Throw};
 use fxhash::FxHashMap;
 
-use super::chance::{forward_chance, value_iteration};
 use super::db::{Db, DbError};
 use super::exact::forward_exact;
 use super::index::{BoardTables, Indexer};
 use super::retro::{forward_dtm, retrograde, valid};
 use super::sector::{Sector, solve_order, successors};
-use super::table::{Census, Eval, Kind, Meta, Table};
-use super::value::{Interval, MOVER_SAFE, OTHER_SAFE, Value, down, exact_denominator, up};
+use super::strategy::{self, Known};
+use super::table::{Census, Eval, Kind, Meta, Table, Values};
+use super::value::{CODE_UNUSED, Interval, Value, exact_denominator, neg_code, to_code};
 
 /// Receives progress reports from long work (the CLI draws progress bars).
 pub trait Observer: Sync {
@@ -39,19 +39,11 @@ impl Observer for Silent {}
 pub struct SolveOptions {
     /// Where sector files live; `None` solves in memory only.
     pub db: Option<PathBuf>,
-    /// Value iteration stops when no value moves more than this in a sweep.
-    pub tolerance: f64,
-    /// Value iteration gives up after this many sweeps (its intervals stay
-    /// proven whenever it stops).
-    pub max_sweeps: u64,
     /// Solve only the groups whose sectors have at most this many men in all.
     pub max_men: Option<u8>,
     /// Keep every table in memory (otherwise tables no later group needs are
     /// dropped and reloaded from the database on demand).
     pub keep_all: bool,
-    /// Under chance in movement, narrow the positions whose bounds stay open
-    /// (endless play) by certified strategy iteration: slower.
-    pub settle: bool,
     /// Memory a group may need, in bytes; a larger one is refused with its
     /// estimate rather than started.
     pub memory_limit: u64,
@@ -59,15 +51,7 @@ pub struct SolveOptions {
 
 impl Default for SolveOptions {
     fn default() -> SolveOptions {
-        SolveOptions {
-            db: None,
-            tolerance: 1e-7,
-            max_sweeps: 100_000,
-            max_men: None,
-            keep_all: true,
-            settle: false,
-            memory_limit: 14 << 30,
-        }
+        SolveOptions { db: None, max_men: None, keep_all: true, memory_limit: 14 << 30 }
     }
 }
 
@@ -196,12 +180,12 @@ impl Solution {
         let size: u64 = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s).size()).sum();
         let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
         let per = match (cyclic, Kind::of(rules, group[0])) {
-            // Bounds, kinds, the graph (children, outside values per throw).
-            (true, Kind::Chance) => 8 + 1 + 2 * (8 + 16) + 2 * 4 * 12,
+            // Value, strategy, exits, kind, mode and a mark per position.
+            (true, Kind::Chance) => 8 + 4 + 4 + 4 + 3,
             // Values and successor counts, then the table.
             (true, _) => 2 + 1 + 2,
             (false, Kind::Exact) => 16,
-            (false, Kind::Chance) => 16,
+            (false, Kind::Chance) => 4,
             (false, Kind::Dtm) => 2,
         };
         let loaded: u64 = self.tables.values().map(|t| t.values.bytes()).sum();
@@ -258,6 +242,19 @@ impl Solution {
         }
     }
 
+    /// Loads a sector's table from the database (if not in memory yet);
+    /// `false` when it has no file. Sectors no table is kept for (a side
+    /// with fewer than 3 men) count as loaded.
+    pub fn load_sector(&mut self, s: Sector) -> Result<bool, SolveError> {
+        self.ensure(s)?;
+        Ok(!s.is_stored() || self.tables.contains_key(&s))
+    }
+
+    /// Drops the tables in memory that `keep` refuses.
+    pub fn retain_tables(&mut self, keep: impl Fn(&Sector) -> bool) {
+        self.tables.retain(|s, _| keep(s));
+    }
+
     /// Loads from the database every table a query about `st` and its
     /// successors needs.
     pub fn ensure_around(&mut self, st: &State) -> Result<(), SolveError> {
@@ -272,19 +269,22 @@ impl Solution {
     /// Solves one group from the tables in memory (its successors must be
     /// there) and returns its tables without keeping them: for benchmarks
     /// and checks.
-    pub fn solve_group(&self, group: &[Sector], opts: &SolveOptions, obs: &dyn Observer) -> Vec<Table> {
+    pub fn solve_group(&self, group: &[Sector], _opts: &SolveOptions, obs: &dyn Observer) -> Vec<Table> {
         let rules = &self.rules;
         let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s)).collect();
         let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
         match (cyclic, Kind::of(rules, group[0])) {
-            (true, Kind::Chance) => value_iteration(rules, self, ix, opts, obs),
+            (true, Kind::Chance) => {
+                let known = self.lookup(group);
+                strategy::Group::new(rules, &known, ix, obs).run(known.error, obs).0
+            }
             (true, _) => retrograde(rules, self, ix, obs),
             (false, kind) => {
                 let ix = ix.into_iter().next().expect("one sector");
                 vec![match kind {
                     Kind::Dtm => forward_dtm(rules, self, ix, obs),
                     Kind::Exact => forward_exact(rules, self, ix, obs),
-                    Kind::Chance => forward_chance(rules, self, ix, obs),
+                    Kind::Chance => self.forward_chance(ix, obs),
                 }]
             }
         }
@@ -371,10 +371,7 @@ impl Solution {
                 Value::Draw => Interval::DRAW,
                 Value::Loss(_) => Interval::LOSS,
             },
-            Eval::Exact(n) => {
-                let x = n as f64 / self.den as f64;
-                Interval { v: x as f32, lo: down(x), hi: up(x), flags: 0 }
-            }
+            Eval::Exact(n) => Interval::around(n as f64 / self.den as f64, f64::EPSILON),
             Eval::Chance(iv) => iv,
         }
     }
@@ -421,29 +418,90 @@ impl Solution {
         total / 72
     }
 
-    /// The interval computed from the successors, with the safety each
-    /// side can make sure of.
+    /// The grid code of a state's value under chance (for the side to move).
+    #[inline]
+    pub fn code(&self, st: &State) -> Option<u32> {
+        if self.rules.lost(st) {
+            return Some(to_code(-1.0));
+        }
+        let t = self.tables.get(&Sector::of(st))?;
+        match &t.values {
+            Values::Chance(v) => Some(v[t.indexer.index(st) as usize]).filter(|&k| k != CODE_UNUSED),
+            _ => None,
+        }
+    }
+
+    /// The value under chance computed from the successors' stored values:
+    /// each throw's best action, weighted by the throw's probability, with
+    /// the successors' proven error.
     pub fn evaluate_interval(&self, st: &State) -> Interval {
         if self.rules.lost(st) {
             return Interval::LOSS;
         }
-        let blocked = if self.rules.blocked == Blocked::Draw { Interval::DRAW } else { Interval::LOSS };
+        let blocked = if self.rules.blocked == Blocked::Draw { 0.0 } else { -1.0 };
         let (mut v, mut lo, mut hi) = (0.0f64, 0.0f64, 0.0f64);
-        let mut flags = MOVER_SAFE | OTHER_SAFE;
         for (throw, p72) in self.rules.throw_outcomes(st) {
-            let mut best: Option<Best> = None;
+            let mut best: Option<Interval> = None;
             self.rules.for_each_action(st, throw, |_, child| {
-                let c = self.interval(&child).expect("successor solved").neg();
-                best = Some(best.map_or(Best::of(c), |b| b.with(c)));
+                let c = -self.interval(&child).expect("successor solved");
+                best = Some(best.map_or(c, |b| Interval { v: b.v.max(c.v), lo: b.lo.max(c.lo), hi: b.hi.max(c.hi) }));
             });
-            let b = best.unwrap_or(Best::of(blocked));
+            let b = best.unwrap_or(Interval::exact(blocked));
             let p = p72 as f64 / 72.0;
             v += p * b.v;
             lo += p * b.lo;
             hi += p * b.hi;
-            flags &= b.flags();
         }
-        Interval { v: v as f32, lo: down(lo - 1e-12), hi: up(hi + 1e-12), flags }
+        Interval { v, lo: (lo - 1e-15).max(-1.0), hi: (hi + 1e-15).min(1.0) }
+    }
+
+    /// What a group's solve under chance reads of the sectors solved before.
+    pub fn lookup(&self, group: &[Sector]) -> Lookup<'_> {
+        Lookup { sol: self, error: self.successor_error(group) }
+    }
+
+    /// The largest proven error of the sectors a group reads.
+    fn successor_error(&self, group: &[Sector]) -> f64 {
+        group
+            .iter()
+            .flat_map(|&s| successors(&self.rules, s))
+            .filter(|c| !group.contains(c))
+            .filter_map(|c| self.tables.get(&c))
+            .map(|t| t.meta.error)
+            .fold(0.0, f64::max)
+    }
+
+    /// Evaluates a placement sector under Schädler's reading (no dice, no
+    /// cycles) from its successors: the best successor's code, exactly.
+    fn forward_chance(&self, ix: Indexer, obs: &dyn Observer) -> Table {
+        use rayon::prelude::*;
+        let rules = &self.rules;
+        obs.begin("values", ix.size());
+        let codes: Vec<u32> = (0..ix.size())
+            .into_par_iter()
+            .map(|i| {
+                if !ix.is_canonical(i) {
+                    return CODE_UNUSED;
+                }
+                let st = ix.state(i);
+                if !valid(rules.board, &st) {
+                    return CODE_UNUSED;
+                }
+                if rules.lost(&st) {
+                    return to_code(-1.0);
+                }
+                let mut best: Option<u32> = None;
+                rules.for_each_action(&st, Throw::None, |_, child| {
+                    let c = neg_code(self.code(&child).expect("successor solved"));
+                    best = Some(best.map_or(c, |b| b.max(c)));
+                });
+                best.unwrap_or(to_code(if rules.blocked == Blocked::Draw { 0.0 } else { -1.0 }))
+            })
+            .collect();
+        obs.advance(ix.size());
+        obs.finish();
+        let error = self.successor_error(&[ix.sector()]);
+        Table::new(ix, Values::Chance(codes), Meta { error, ..Meta::default() })
     }
 
     /// Every legal action after each possible throw with the value it leads
@@ -486,43 +544,19 @@ pub fn compare(a: &Eval, b: &Eval) -> std::cmp::Ordering {
     }
 }
 
-/// The best of a throw's actions: the largest estimate and bounds, and what
-/// can be made sure of — the mover is safe if one action keeps it safe, the
-/// other side if every action does.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Best {
-    pub v: f64,
-    pub lo: f64,
-    pub hi: f64,
-    /// Some action keeps the mover safe.
-    pub any_mover_safe: bool,
-    /// Every action keeps the other side safe.
-    pub all_other_safe: bool,
+/// The successors' values a group's solve under chance reads.
+pub struct Lookup<'a> {
+    sol: &'a Solution,
+    error: f64,
 }
 
-impl Best {
-    pub fn of(c: Interval) -> Best {
-        Best {
-            v: c.v as f64,
-            lo: c.lo as f64,
-            hi: c.hi as f64,
-            any_mover_safe: c.flags & MOVER_SAFE != 0,
-            all_other_safe: c.flags & OTHER_SAFE != 0,
-        }
+impl Known for Lookup<'_> {
+    #[inline]
+    fn code(&self, st: &State) -> u32 {
+        self.sol.code(st).expect("successor sectors are solved first")
     }
 
-    pub fn with(self, c: Interval) -> Best {
-        let o = Best::of(c);
-        Best {
-            v: self.v.max(o.v),
-            lo: self.lo.max(o.lo),
-            hi: self.hi.max(o.hi),
-            any_mover_safe: self.any_mover_safe || o.any_mover_safe,
-            all_other_safe: self.all_other_safe && o.all_other_safe,
-        }
-    }
-
-    pub fn flags(self) -> u8 {
-        (if self.any_mover_safe { MOVER_SAFE } else { 0 }) | (if self.all_other_safe { OTHER_SAFE } else { 0 })
+    fn error(&self) -> f64 {
+        self.error
     }
 }

@@ -4,7 +4,7 @@ use engine::merels::{Dice, Rules, State};
 
 use super::index::Indexer;
 use super::sector::Sector;
-use super::value::{Interval, Packed, UNUSED, Value, unpack};
+use super::value::{CODE_UNUSED, Interval, Packed, UNUSED, Value, from_code, unpack};
 
 /// Which kind of value a sector holds under given rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,8 +13,9 @@ pub enum Kind {
     Dtm,
     /// Exact rationals: chance only in placement (Murray, Bell).
     Exact,
-    /// Value-iteration estimates with proven intervals: chance in movement
-    /// (Schädler), so every sector leads into chance cycles.
+    /// Values under chance in movement (Schädler): every sector leads into
+    /// chance cycles. Kept as grid codes ([`super::value::to_code`]), each
+    /// within the table's proven error of the true value.
     Chance,
 }
 
@@ -29,6 +30,9 @@ impl Kind {
     }
 }
 
+/// A proven interval wider than this leaves a position open.
+pub const OPEN_WIDTH: f64 = 1e-6;
+
 /// Marks an unused index in an exact table.
 pub const EXACT_UNUSED: i128 = i128::MIN;
 
@@ -36,8 +40,8 @@ pub const EXACT_UNUSED: i128 = i128::MIN;
 pub enum Values {
     Dtm(Vec<Packed>),
     Exact(Vec<i128>),
-    /// `v` is NaN at unused indices.
-    Chance(Vec<Interval>),
+    /// Grid codes, [`CODE_UNUSED`] at unused indices.
+    Chance(Vec<u32>),
 }
 
 impl Values {
@@ -66,7 +70,7 @@ impl Values {
         (match self {
             Values::Dtm(v) => v.len() * 2,
             Values::Exact(v) => v.len() * 16,
-            Values::Chance(v) => v.len() * 13,
+            Values::Chance(v) => v.len() * 4,
         }) as u64
     }
 }
@@ -83,12 +87,15 @@ pub enum Eval {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Meta {
     pub seconds: f64,
-    /// Value-iteration sweeps (0 for other methods).
+    /// Strategy-iteration rounds (0 for other methods).
     pub sweeps: u64,
-    /// Largest change in the last sweep.
+    /// Largest violation of the value equation by the stored values (under
+    /// chance), before rounding to the grid.
     pub residual: f64,
-    /// Largest width of a proven interval in the sector.
-    pub gap: f64,
+    /// Under chance: a proven bound on the distance between every stored
+    /// value and the true value (the successors' bounds, the arithmetic and
+    /// the rounding to the grid).
+    pub error: f64,
 }
 
 /// The solved values of one sector.
@@ -109,7 +116,8 @@ pub struct Census {
     pub longest_win: u16,
     /// Mean value over the positions.
     pub mean: f64,
-    /// Under chance: positions whose proven interval is wider than 1e-5.
+    /// Under chance: positions whose proven interval is wider than
+    /// [`OPEN_WIDTH`].
     pub open: u64,
     /// Under chance: the widest proven interval.
     pub widest: f64,
@@ -132,7 +140,9 @@ impl Table {
         match &self.values {
             Values::Dtm(v) => (v[i] != UNUSED).then(|| Eval::Dtm(unpack(v[i]))),
             Values::Exact(v) => (v[i] != EXACT_UNUSED).then_some(Eval::Exact(v[i])),
-            Values::Chance(v) => (!v[i].v.is_nan()).then_some(Eval::Chance(v[i])),
+            Values::Chance(v) => {
+                (v[i] != CODE_UNUSED).then(|| Eval::Chance(Interval::around(from_code(v[i]), self.meta.error)))
+            }
         }
     }
 
@@ -172,7 +182,8 @@ impl Table {
                 }
             }
             Values::Chance(v) => {
-                for iv in v.iter().filter(|iv| !iv.v.is_nan()) {
+                for &k in v.iter().filter(|&&k| k != CODE_UNUSED) {
+                    let iv = Interval::around(from_code(k), self.meta.error);
                     let s = if iv.v > 0.0 {
                         1
                     } else if iv.v < 0.0 {
@@ -180,10 +191,10 @@ impl Table {
                     } else {
                         0
                     };
-                    tally(s, iv.v as f64);
-                    let w = (iv.hi - iv.lo) as f64;
+                    tally(s, iv.v);
+                    let w = iv.width();
                     c.widest = c.widest.max(w);
-                    if w > 1e-5 {
+                    if w > OPEN_WIDTH {
                         c.open += 1;
                     }
                 }

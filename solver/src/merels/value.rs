@@ -133,42 +133,43 @@ pub fn reduced(num: i128, den: i128) -> (i128, i128) {
     (num / g, den / g)
 }
 
-/// A value under chance: the estimate from value iteration and the interval
-/// proved to contain the true value (from both sides of value iteration,
-/// rounded outward), with what was proved about safety.
+/// A value under chance: the estimate and the interval proved to contain
+/// the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Interval {
-    pub v: f32,
-    pub lo: f32,
-    pub hi: f32,
-    /// [`MOVER_SAFE`] and [`OTHER_SAFE`].
-    pub flags: u8,
+    pub v: f64,
+    pub lo: f64,
+    pub hi: f64,
 }
-
-/// The side to move can make sure it never loses (so the value is ≥ 0).
-pub const MOVER_SAFE: u8 = 1;
-/// The other side can make sure the side to move never wins (value ≤ 0).
-pub const OTHER_SAFE: u8 = 2;
 
 impl Interval {
     /// The side to move has lost.
-    pub const LOSS: Interval = Interval { v: -1.0, lo: -1.0, hi: -1.0, flags: OTHER_SAFE };
-    pub const WIN: Interval = Interval { v: 1.0, lo: 1.0, hi: 1.0, flags: MOVER_SAFE };
+    pub const LOSS: Interval = Interval { v: -1.0, lo: -1.0, hi: -1.0 };
+    pub const WIN: Interval = Interval { v: 1.0, lo: 1.0, hi: 1.0 };
     /// The game has ended drawn.
-    pub const DRAW: Interval = Interval { v: 0.0, lo: 0.0, hi: 0.0, flags: MOVER_SAFE | OTHER_SAFE };
+    pub const DRAW: Interval = Interval { v: 0.0, lo: 0.0, hi: 0.0 };
 
-    /// A known value, nothing proved about safety.
-    pub fn exact(x: f32) -> Interval {
-        Interval { v: x, lo: x, hi: x, flags: 0 }
+    /// A known value.
+    pub fn exact(x: f64) -> Interval {
+        Interval { v: x, lo: x, hi: x }
+    }
+
+    /// A value known to within `err` either side, kept inside [−1, 1].
+    pub fn around(x: f64, err: f64) -> Interval {
+        Interval { v: x, lo: (x - err).max(-1.0), hi: (x + err).min(1.0) }
     }
 
     /// An unused index.
-    pub const UNUSED: Interval = Interval { v: f32::NAN, lo: f32::NAN, hi: f32::NAN, flags: 0 };
+    pub const UNUSED: Interval = Interval { v: f64::NAN, lo: f64::NAN, hi: f64::NAN };
 
     /// Half the width of the interval around the estimate: the most the
     /// estimate can be off.
-    pub fn error(self) -> f32 {
+    pub fn error(self) -> f64 {
         (self.hi - self.v).max(self.v - self.lo)
+    }
+
+    pub fn width(self) -> f64 {
+        self.hi - self.lo
     }
 }
 
@@ -177,21 +178,38 @@ impl std::ops::Neg for Interval {
     type Output = Interval;
     #[inline]
     fn neg(self) -> Interval {
-        let flags = (self.flags & MOVER_SAFE) << 1 | (self.flags & OTHER_SAFE) >> 1;
-        Interval { v: -self.v, lo: -self.hi, hi: -self.lo, flags }
+        Interval { v: -self.v, lo: -self.hi, hi: -self.lo }
     }
 }
 
-/// Rounds toward minus infinity when narrowing to `f32`.
+/// Values under chance are kept on a grid of step 2^-30 over [−1, 1]: a
+/// `u32` code `k` stands for `k / 2^30 − 1`, so that −1, 0 and +1 and every
+/// sum of a few throw-weighted grid values round the same way everywhere.
+pub const GRID: f64 = (1u64 << 30) as f64;
+/// The largest code (+1).
+pub const CODE_MAX: u32 = 1 << 31;
+/// The code of 0.
+pub const CODE_ZERO: u32 = 1 << 30;
+/// Marks an unused index.
+pub const CODE_UNUSED: u32 = u32::MAX;
+/// The most that rounding to the grid moves a value.
+pub const GRID_HALF_STEP: f64 = 0.5 / GRID;
+
+/// The nearest grid code of a value in [−1, 1].
 #[inline]
-pub fn down(x: f64) -> f32 {
-    let f = x as f32;
-    if (f as f64) > x { f.next_down() } else { f }
+pub fn to_code(x: f64) -> u32 {
+    ((x.clamp(-1.0, 1.0) + 1.0) * GRID).round() as u32
 }
 
-/// Rounds toward plus infinity when narrowing to `f32`.
+/// The value of a grid code.
 #[inline]
-pub fn up(x: f64) -> f32 {
-    let f = x as f32;
-    if (f as f64) < x { f.next_up() } else { f }
+pub fn from_code(k: u32) -> f64 {
+    debug_assert!(k <= CODE_MAX);
+    k as f64 / GRID - 1.0
+}
+
+/// The code of the negated value (exact).
+#[inline]
+pub fn neg_code(k: u32) -> u32 {
+    CODE_MAX - k
 }

@@ -5,8 +5,7 @@ use serde::Serialize;
 
 use super::coupons::Curve;
 
-/// The normal quantile for two-sided 95% intervals.
-pub const Z95: f64 = 1.959963984540054;
+pub use engine::stats::{MIN_SAMPLE, Z95, wilson};
 
 /// How many games lasted each number of rolls.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -84,19 +83,6 @@ impl Histogram {
         }
         self.max()
     }
-}
-
-/// Wilson's 95% interval for a proportion `k / n`.
-pub fn wilson(k: u64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let (k, n) = (k as f64, n as f64);
-    let p = k / n;
-    let z2 = Z95 * Z95;
-    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// A mean with its 95% normal interval, from the sum and sum of squares of

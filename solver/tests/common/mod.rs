@@ -92,3 +92,4 @@ pub fn fixpoint(rules: &Rules) -> HashMap<State, Value> {
     }
     val.into_iter().map(|(s, v)| (s, v.unwrap_or(Value::Draw))).collect()
 }
+pub mod exact_schaedler;

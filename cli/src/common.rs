@@ -1,0 +1,78 @@
+//! What several commands share: the one vocabulary of `--threads` and
+//! `--hash`, the memory a command may ask for, and a checked thread pool.
+
+use std::time::{Duration, Instant};
+
+use crate::error::{CliError, Result};
+
+/// The transposition table size every search command takes, in MiB.
+pub const HASH_DEFAULT_MIB: usize = 64;
+/// The largest `--hash`: 1 TiB (the machine's free memory is checked too).
+pub const HASH_MAX_MIB: usize = 1 << 20;
+/// The most `--threads` any command starts.
+pub const THREADS_MAX: usize = 1024;
+
+/// Parses `--hash`: a whole number of MiB from 1 to [`HASH_MAX_MIB`].
+pub fn parse_hash(s: &str) -> std::result::Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=HASH_MAX_MIB).contains(&n) => Ok(n),
+        _ => Err(format!("'{s}' is not a table size: a whole number of MiB from 1 to {HASH_MAX_MIB}")),
+    }
+}
+
+/// Parses `--threads`: a whole number from 1 to [`THREADS_MAX`].
+pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=THREADS_MAX).contains(&n) => Ok(n),
+        _ => Err(format!("'{s}' is not a thread count: a whole number from 1 to {THREADS_MAX}")),
+    }
+}
+
+/// Memory the system can give now, in bytes (Linux: `MemAvailable`).
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Refuses to start work that needs more memory than the system has free
+/// (`what` says which flag asked for it).
+pub fn check_memory(bytes: u64, what: &str) -> Result<()> {
+    match available_memory() {
+        Some(free) if bytes > free => Err(CliError(format!(
+            "{what} needs {:.1} GiB, but only {:.1} GiB of memory is free",
+            bytes as f64 / (1u64 << 30) as f64,
+            free as f64 / (1u64 << 30) as f64
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// A thread pool of `threads` threads (default: one per core), never more
+/// than there are units of work.
+pub fn pool(threads: Option<usize>, work: u64) -> Result<rayon::ThreadPool> {
+    let want = threads.unwrap_or_else(rayon::current_num_threads);
+    let n = (want as u64).min(work.max(1)) as usize;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n.max(1))
+        .build()
+        .map_err(|e| CliError(format!("cannot start {n} threads: {e}")))
+}
+
+/// The moment a command started: time limits count from it, so that
+/// setting up (a large table) is part of the time asked for.
+#[derive(Clone, Copy, Debug)]
+pub struct Started(pub Instant);
+
+impl Started {
+    pub fn now() -> Started {
+        Started(Instant::now())
+    }
+
+    /// What is left of `budget` counted from the start (at least a
+    /// millisecond, so a search still finds a move).
+    pub fn left(&self, budget: Duration) -> Duration {
+        budget.saturating_sub(self.0.elapsed()).max(Duration::from_millis(1))
+    }
+}

@@ -1,0 +1,933 @@
+//! Values where chance sits inside cycles: Schädler's reading, a throw before
+//! every move of the movement phase.
+//!
+//! # The game inside a movement group
+//! Inside a group (a movement sector and its mirror) the only moves that stay
+//! are the steps that close no mill; they are the same after either throw. A
+//! capture, a leap (which always closes a mill) and a win leave the group for
+//! values already known. So a position `s` has, for the side to move:
+//! in-group children `c` worth `−v(c)`, a best exit `EN` after a normal throw
+//! and a best exit `ES ≥ EN` after a special one, and
+//!
+//! `v(s) = pN · max(EN, M) + pS · max(ES, M)`, with `M = max_c −v(c)`,
+//!
+//! where endless play counts 0. This equation has many solutions where play
+//! can cycle; the value is the one both sides can guarantee.
+//!
+//! # Strategy iteration with exact evaluation
+//! A strategy picks, for every position and throw, either the exit or one
+//! in-group child (the same after both throws). Under a pair of strategies
+//! each position has at most one in-group successor, reached with chance
+//! `b ∈ {0, pN, pS, 1}`: the positions form a functional graph, and the
+//! values of the pair follow exactly, in one pass — along each path to a
+//! cycle, and on each cycle from its closed form (a cycle that never stops
+//! is endless play: 0).
+//!
+//! Letting both sides switch at once can cycle for ever, so the solver
+//! follows Hoffman and Karp: the first player's strategy is improved, and
+//! after each improvement the second player's best reply is computed
+//! exactly (its own strategy iteration). The two sides are kept apart (each
+//! position once with each side to move), the first player's values rise
+//! with every improvement, and the iteration ends at optimal strategies.
+//!
+//! One improvement pass can stop short where play may loop: a side behind
+//! (value < 0) that could hold a loop among equally good moves, and so get
+//! 0, sees no strictly better move. After each side's strategy stops
+//! improving, the loops it can hold while behind (the greatest set of
+//! positions where it has an equally good in-group move staying in the set
+//! and the other side's strategy stays in it too) are found, and it is
+//! switched to hold them. When neither improves nor holds, `v = F(v)`, the
+//! second player's reply is best against the first player's strategy and
+//! the first player's strategy is best: the values are the game's.
+//!
+//! Finally the positions where the side ahead must keep to equally good
+//! in-group moves are ranked by their distance to an exit (the side behind
+//! choosing among its equally good moves, the side ahead the nearest); the
+//! ranks are kept with the table, so that perfect play makes progress.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use engine::merels::{Action, Blocked, Rules, State, Throw};
+use rayon::prelude::*;
+use smallvec::SmallVec;
+
+use super::index::Indexer;
+use super::sector::Sector;
+use super::solution::Observer;
+use super::table::{Meta, Table, Values};
+use super::value::{CODE_UNUSED, GRID_HALF_STEP, from_code, neg_code, to_code};
+
+const UNUSED: u8 = 0;
+const FIXED: u8 = 1;
+const LIVE: u8 = 2;
+
+/// No exit after this throw, or no in-group successor.
+const NONE: u32 = u32::MAX;
+
+/// `mode` bits: the strategy stays in the group after a normal throw, after
+/// a special throw; the position has in-group children.
+const STAY_N: u8 = 1;
+const STAY_S: u8 = 2;
+const HAS_KIDS: u8 = 4;
+/// Set by the last improvement pass: the best in-group child is as good as
+/// any exit after either throw.
+const CAN_STAY: u8 = 8;
+
+/// Two values closer than this are equally good (far below the grid step,
+/// far above the rounding of the exact evaluation).
+const TOL: f64 = 1e-11;
+
+/// Slack added to the proven error for the floating-point arithmetic of the
+/// evaluation (relative errors of 1e-16 over paths of at most 10^5 steps).
+const ARITH: f64 = 1e-11;
+
+/// `1 − λ` of the discounted game the strategies are first sought in (much
+/// closer to 1 and the closed form of long cycles loses the precision that
+/// tells a better move from an equal one).
+const DISCOUNT: f64 = 1e-3;
+
+/// Most interval-iteration sweeps of the warm start.
+const WARM_SWEEPS: u64 = 400;
+
+/// What a group's solve needs from the sectors solved before it.
+pub trait Known: Sync {
+    /// The grid code of the value of `st` for its side to move; `st` is in a
+    /// solved sector outside the group, or has lost.
+    fn code(&self, st: &State) -> u32;
+    /// A bound on the error of every value `code` returns.
+    fn error(&self) -> f64;
+}
+
+/// Progress and effort of one group's solve.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    /// Improvement passes (each generates every position's moves).
+    pub rounds: u64,
+    /// Times the side behind was switched to hold a loop.
+    pub holds: u64,
+    /// Positions where the side ahead keeps to in-group moves (ranked).
+    pub ranked: u64,
+    /// Interval-iteration sweeps of the warm start.
+    pub warm: u64,
+    /// Positions of the side ahead that could not be ranked (none when the
+    /// strategies are optimal).
+    pub stuck: u64,
+    /// Largest violation of the value equation after the last round.
+    pub residual: f64,
+    /// Largest difference between what the first player's strategy
+    /// guarantees and what the best reply to it gets, over all positions (0
+    /// up to rounding when the strategies are optimal).
+    pub gap: f64,
+    /// Seconds spent in the warm start, in exact evaluations, in
+    /// improvement passes and in finding loops to hold.
+    pub seconds: [f64; 4],
+}
+
+/// The side whose strategy the outer loop improves, and the side that
+/// replies.
+pub const FIRST: usize = 0;
+
+/// One position as built: kind, exits, first strategy and in-group children.
+struct Built {
+    kind: u8,
+    en: u32,
+    es: u32,
+    next: u32,
+    mode: u8,
+    kids: SmallVec<[u32; 16]>,
+}
+pub const SECOND: usize = 1;
+
+/// One movement group under chance, solved by strategy iteration. Nodes are
+/// positions with a side to move: node `side · n + p`.
+pub struct Group<'a> {
+    rules: &'a Rules,
+    ix: Vec<Indexer>,
+    base: Vec<u64>,
+    n: usize,
+    kind: Vec<u8>,
+    /// Best exit codes for the side to move after a normal / special throw.
+    en: Vec<u32>,
+    es: Vec<u32>,
+    /// In-group children of position `p`: `kids[start[p]..start[p + 1]]`.
+    start: Vec<u64>,
+    kids: Vec<u32>,
+    /// Per node: the in-group child position, the choice bits, the value.
+    next: Vec<u32>,
+    mode: Vec<u8>,
+    val: Vec<f64>,
+    /// Throw weights in 72nds.
+    w_n: u32,
+    w_s: u32,
+    /// Weight of a move that stays in the group: 1 for the game itself,
+    /// below 1 while the strategies are sought in the discounted game.
+    lambda: f64,
+    /// Distance to an exit of the positions where the side ahead keeps to
+    /// in-group moves (by position id).
+    pub rank: Vec<(u32, u32)>,
+    pub stats: Stats,
+}
+
+impl<'a> Group<'a> {
+    /// Builds the group: every position's exits and a first strategy for
+    /// both sides (take an exit worth at least 0, else stay).
+    pub fn new(rules: &'a Rules, known: &dyn Known, ix: Vec<Indexer>, obs: &dyn Observer) -> Group<'a> {
+        let mut base = vec![0u64];
+        for x in &ix {
+            base.push(base.last().expect("base") + x.size());
+        }
+        let n = *base.last().expect("base") as usize;
+        assert!(n < NONE as usize, "a group of {n} positions is too big for 32-bit ids");
+        let w_s = rules.special_72 as u32;
+        let mut g = Group {
+            rules,
+            ix,
+            base,
+            n,
+            kind: vec![UNUSED; n],
+            en: vec![NONE; n],
+            es: vec![NONE; n],
+            start: Vec::with_capacity(n + 1),
+            kids: Vec::new(),
+            next: vec![NONE; 2 * n],
+            mode: vec![0; 2 * n],
+            val: vec![0.0; 2 * n],
+            w_n: 72 - w_s,
+            w_s,
+            lambda: 1.0,
+            rank: Vec::new(),
+            stats: Stats::default(),
+        };
+        obs.begin("strategy iteration: exits", n as u64);
+        let chunk = 1 << 14;
+        let this = &g;
+        let built: Vec<Vec<Built>> = (0..n.div_ceil(chunk))
+            .into_par_iter()
+            .map(|c| {
+                let lo = c * chunk;
+                let hi = (lo + chunk).min(n);
+                let v = (lo..hi).map(|id| this.build(known, id)).collect();
+                obs.advance((hi - lo) as u64);
+                v
+            })
+            .collect();
+        obs.finish();
+        g.start.push(0);
+        for (p, Built { kind: k, en, es, next, mode, kids }) in built.into_iter().flatten().enumerate() {
+            g.kids.extend_from_slice(&kids);
+            g.start.push(g.kids.len() as u64);
+            g.kind[p] = k;
+            g.en[p] = en;
+            g.es[p] = es;
+            for side in [FIRST, SECOND] {
+                g.next[side * n + p] = next;
+                g.mode[side * n + p] = mode;
+                g.val[side * n + p] = if k == FIXED { -1.0 } else { 0.0 };
+            }
+        }
+        g
+    }
+
+    /// Positions of the group (unused indices included).
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    #[inline]
+    fn state(&self, p: usize) -> Option<State> {
+        let slot = self.base.iter().rposition(|&b| b <= p as u64).expect("slot");
+        let i = p as u64 - self.base[slot];
+        let x = &self.ix[slot];
+        if !x.is_canonical(i) {
+            return None;
+        }
+        let st = x.state(i);
+        crate::merels::retro::valid(self.rules.board, &st).then_some(st)
+    }
+
+    /// The position id of an in-group state, if it is in the group.
+    #[inline]
+    fn locate(&self, st: &State) -> Option<u32> {
+        let s = Sector::of(st);
+        let slot = self.ix.iter().position(|x| x.sector() == s)?;
+        Some((self.base[slot] + self.ix[slot].index(st)) as u32)
+    }
+
+    fn build(&self, known: &dyn Known, id: usize) -> Built {
+        let empty = |kind| Built { kind, en: NONE, es: NONE, next: NONE, mode: 0, kids: SmallVec::new() };
+        let Some(st) = self.state(id) else { return empty(UNUSED) };
+        if self.rules.lost(&st) {
+            return empty(FIXED);
+        }
+        let mut kids: SmallVec<[u32; 16]> = SmallVec::new();
+        let (mut en, mut leap) = (NONE, NONE);
+        let (mut normal_any, mut special_any) = (false, false);
+        let mut first = NONE;
+        let better = |cur: u32, c: u32| if cur == NONE || c > cur { c } else { cur };
+        self.rules.for_each_action(&st, Throw::Special, |a, child| {
+            let is_leap = matches!(a, Action::Leap { .. });
+            special_any = true;
+            normal_any |= !is_leap;
+            let inside = if a.captures().is_empty() && !self.rules.lost(&child) { self.locate(&child) } else { None };
+            match inside {
+                Some(c) => {
+                    if first == NONE {
+                        first = c
+                    }
+                    kids.push(c);
+                }
+                None => {
+                    let code = neg_code(known.code(&child));
+                    if is_leap {
+                        leap = better(leap, code);
+                    } else {
+                        en = better(en, code);
+                    }
+                }
+            }
+        });
+        let blocked = match self.rules.blocked {
+            Blocked::Draw => to_code(0.0),
+            _ => to_code(-1.0),
+        };
+        if !normal_any {
+            en = blocked;
+        }
+        let es = if special_any {
+            match (en, leap) {
+                (NONE, l) => l,
+                (e, NONE) => e,
+                (e, l) => e.max(l),
+            }
+        } else {
+            blocked
+        };
+        // A first strategy: an exit worth at least 0 (all in-group values
+        // start at 0), else the first in-group child.
+        let mut mode = if first != NONE { HAS_KIDS } else { 0 };
+        if first != NONE {
+            if en == NONE || from_code(en) < 0.0 {
+                mode |= STAY_N;
+            }
+            if es == NONE || from_code(es) < 0.0 {
+                mode |= STAY_S;
+            }
+        }
+        let next = if mode & (STAY_N | STAY_S) != 0 { first } else { NONE };
+        kids.sort_unstable();
+        kids.dedup();
+        Built { kind: LIVE, en, es, next, mode, kids }
+    }
+
+    /// The in-group children of a position.
+    #[inline]
+    fn kids(&self, p: usize) -> &[u32] {
+        &self.kids[self.start[p] as usize..self.start[p + 1] as usize]
+    }
+
+    /// `v = a − b · v(successor)` at a node under its strategy, `b` in 72nds.
+    #[inline]
+    fn coef(&self, g: usize) -> (f64, u32) {
+        let p = g % self.n;
+        let m = self.mode[g];
+        let (mut a, mut b) = (0.0, 0u32);
+        if m & STAY_N != 0 {
+            b += self.w_n;
+        } else if self.w_n > 0 {
+            a += self.w_n as f64 * from_code(self.en[p]);
+        }
+        if m & STAY_S != 0 {
+            b += self.w_s;
+        } else if self.w_s > 0 {
+            a += self.w_s as f64 * from_code(self.es[p]);
+        }
+        (a / 72.0, b)
+    }
+
+    /// The weight of the successor's value for a chance `b` (in 72nds) of
+    /// staying.
+    #[inline]
+    fn stay(&self, b: u32) -> f64 {
+        self.lambda * b as f64 / 72.0
+    }
+
+    /// The node reached from node `g` under its strategy.
+    #[inline]
+    fn succ(&self, g: usize) -> usize {
+        let other = if g < self.n { self.n } else { 0 };
+        other + self.next[g] as usize
+    }
+
+    /// The exact values of the current pair of strategies (up to rounding).
+    pub fn evaluate(&mut self) {
+        let t = std::time::Instant::now();
+        self.evaluate_all();
+        self.stats.seconds[1] += t.elapsed().as_secs_f64();
+    }
+
+    fn evaluate_all(&mut self) {
+        let total = 2 * self.n;
+        // 0 new, 1 on the current path, 2 done.
+        let mut seen = vec![0u8; total];
+        let mut path: Vec<u32> = Vec::new();
+        for s in 0..total {
+            if self.kind[s % self.n] != LIVE || seen[s] == 2 {
+                continue;
+            }
+            path.clear();
+            let mut x = s;
+            loop {
+                if self.kind[x % self.n] != LIVE || seen[x] == 2 {
+                    break;
+                }
+                if seen[x] == 1 {
+                    let j = path.iter().rposition(|&p| p as usize == x).expect("on the path");
+                    self.solve_cycle(&path[j..]);
+                    for &c in &path[j..] {
+                        seen[c as usize] = 2;
+                    }
+                    break;
+                }
+                let (a, b) = self.coef(x);
+                if b == 0 {
+                    self.val[x] = a;
+                    seen[x] = 2;
+                    break;
+                }
+                seen[x] = 1;
+                path.push(x as u32);
+                x = self.succ(x);
+            }
+            for &p in path.iter().rev() {
+                let p = p as usize;
+                if seen[p] != 2 {
+                    let (a, b) = self.coef(p);
+                    self.val[p] = a - self.stay(b) * self.val[self.succ(p)];
+                    seen[p] = 2;
+                }
+            }
+        }
+    }
+
+    /// Values on a cycle `c0 → c1 → … → c0` of the functional graph.
+    fn solve_cycle(&mut self, cyc: &[u32]) {
+        let k = cyc.len();
+        if self.lambda == 1.0 && cyc.iter().all(|&c| self.coef(c as usize).1 == 72) {
+            // Nobody ever leaves: endless play.
+            for &c in cyc {
+                self.val[c as usize] = 0.0;
+            }
+            return;
+        }
+        // v(c_i) = alpha + beta · v(c0), from the end of the cycle back.
+        let (a, b) = self.coef(cyc[k - 1] as usize);
+        let (mut alpha, mut beta) = (a, -self.stay(b));
+        for i in (0..k - 1).rev() {
+            let (a, b) = self.coef(cyc[i] as usize);
+            let b = self.stay(b);
+            alpha = a - b * alpha;
+            beta *= -b;
+        }
+        self.val[cyc[0] as usize] = alpha / (1.0 - beta);
+        for i in (1..k).rev() {
+            let c = cyc[i] as usize;
+            let (a, b) = self.coef(c);
+            self.val[c] = a - self.stay(b) * self.val[self.succ(c)];
+        }
+    }
+
+    /// One improvement pass for one side: each of its nodes switches to a
+    /// strictly better choice. Returns how many switched.
+    pub fn improve(&mut self, side: usize) -> u64 {
+        let t = std::time::Instant::now();
+        let r = self.improve_pass(side);
+        self.stats.seconds[2] += t.elapsed().as_secs_f64();
+        r
+    }
+
+    fn improve_pass(&mut self, side: usize) -> u64 {
+        self.stats.rounds += 1;
+        let n = self.n;
+        let switched = AtomicU64::new(0);
+        let residual = AtomicU64::new(0);
+        let chunk = 1 << 12;
+        let mut next = std::mem::take(&mut self.next);
+        let mut mode = std::mem::take(&mut self.mode);
+        let this = &*self;
+        let (kind, en, es, val) = (&this.kind, &this.en, &this.es, &this.val);
+        let kids_val = &val[(1 - side) * n..(2 - side) * n];
+        let lambda = this.lambda;
+        let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
+        let (nx_all, md_all) = (&mut next[side * n..(side + 1) * n], &mut mode[side * n..(side + 1) * n]);
+        nx_all.par_chunks_mut(chunk).zip(md_all.par_chunks_mut(chunk)).enumerate().for_each(|(c, (nx, md))| {
+            let mut count = 0;
+            let mut worst = 0f64;
+            for k in 0..nx.len() {
+                let p = c * chunk + k;
+                if kind[p] != LIVE || md[k] & HAS_KIDS == 0 {
+                    continue;
+                }
+                let cur = nx[k];
+                let mut best = if cur == NONE { f64::NEG_INFINITY } else { -lambda * kids_val[cur as usize] };
+                let mut arg = cur;
+                for &c in this.kids(p) {
+                    let v = -lambda * kids_val[c as usize];
+                    if v > best + TOL || arg == NONE {
+                        best = v;
+                        arg = c;
+                    }
+                }
+                let (mut m_new, n_new) = choose(md[k], cur, arg, best, kids_val, lambda, en[p], es[p]);
+                let worth = |m: u8, nxt: u32| {
+                    let side = |bit: u8, e: u32| if m & bit != 0 { -lambda * kids_val[nxt as usize] } else { x(e) };
+                    let mut t = 0.0;
+                    if this.w_n > 0 {
+                        t += this.w_n as f64 * side(STAY_N, en[p]);
+                    }
+                    if this.w_s > 0 {
+                        t += this.w_s as f64 * side(STAY_S, es[p]);
+                    }
+                    t / 72.0
+                };
+                worst = worst.max(worth(m_new, n_new) - worth(md[k], cur));
+                // Staying is as good as any exit after either throw.
+                if (this.w_n == 0 || best >= x(en[p]) - TOL) && (this.w_s == 0 || best >= x(es[p]) - TOL) {
+                    m_new |= CAN_STAY;
+                }
+                if m_new & !CAN_STAY != md[k] & !CAN_STAY || n_new != nx[k] {
+                    count += 1;
+                }
+                md[k] = m_new;
+                nx[k] = n_new;
+            }
+            switched.fetch_add(count, Relaxed);
+            residual.fetch_max(worst.to_bits(), Relaxed);
+        });
+        self.next = next;
+        self.mode = mode;
+        self.stats.residual = f64::from_bits(residual.load(Relaxed));
+        switched.load(Relaxed)
+    }
+
+    /// Switches `side` to hold every loop it can hold while behind: the
+    /// greatest set of its nodes (value < 0, an equally good in-group move)
+    /// and the other side's nodes (staying after both throws) in which each
+    /// of its nodes has an equally good move into the set and each of the
+    /// other's nodes stays in it. Returns whether anything was switched.
+    pub fn hold(&mut self, side: usize) -> bool {
+        let t = std::time::Instant::now();
+        let r = self.hold_loops(side);
+        self.stats.seconds[3] += t.elapsed().as_secs_f64();
+        r
+    }
+
+    fn hold_loops(&mut self, side: usize) -> bool {
+        let n = self.n;
+        let other = 1 - side;
+        let both = STAY_N | STAY_S;
+        // The other side's nodes that stay after both throws, by position.
+        let stays = |p: usize| {
+            let g = other * n + p;
+            self.kind[p] == LIVE && self.mode[g] & both == both
+        };
+        let cand: Vec<u32> = (0..n as u32)
+            .into_par_iter()
+            .filter(|&p| {
+                let g = side * n + p as usize;
+                self.kind[p as usize] == LIVE && self.mode[g] & CAN_STAY != 0 && self.val[g] < -TOL
+            })
+            .collect();
+        if cand.is_empty() {
+            return false;
+        }
+        let mut slot = fxhash::FxHashMap::default();
+        for (j, &p) in cand.iter().enumerate() {
+            slot.insert(p, j as u32);
+        }
+        // For each candidate, its equally good children that stay and lead
+        // back to a candidate: (child, candidate slot it leads to).
+        let links: Vec<Vec<(u32, u32)>> = cand
+            .par_iter()
+            .map(|&p| {
+                let g = side * n + p as usize;
+                let v = self.val[g];
+                let mut out = Vec::new();
+                for &c in self.kids(p as usize) {
+                    let cg = other * n + c as usize;
+                    if -self.val[cg] >= v - TOL
+                        && stays(c as usize)
+                        && let Some(&j) = slot.get(&self.next[cg])
+                    {
+                        out.push((c, j));
+                    }
+                }
+                out
+            })
+            .collect();
+        // Greatest fixpoint: drop candidates with no link into the set.
+        let m = cand.len();
+        let mut alive = vec![true; m];
+        let mut count: Vec<u32> = links.iter().map(|l| l.len() as u32).collect();
+        let mut back: Vec<Vec<u32>> = vec![Vec::new(); m];
+        for (j, l) in links.iter().enumerate() {
+            for &(_, t) in l {
+                back[t as usize].push(j as u32);
+            }
+        }
+        let mut stack: Vec<u32> = (0..m as u32).filter(|&j| count[j as usize] == 0).collect();
+        for &j in &stack {
+            alive[j as usize] = false;
+        }
+        while let Some(t) = stack.pop() {
+            for &j in &back[t as usize] {
+                let j = j as usize;
+                if alive[j] {
+                    count[j] -= 1;
+                    if count[j] == 0 {
+                        alive[j] = false;
+                        stack.push(j as u32);
+                    }
+                }
+            }
+        }
+        let mut held = false;
+        for j in 0..m {
+            if !alive[j] {
+                continue;
+            }
+            let g = side * n + cand[j] as usize;
+            let (c, _) = *links[j].iter().find(|&&(_, t)| alive[t as usize]).expect("a link in the set");
+            if self.next[g] != c || self.mode[g] & both != both {
+                self.next[g] = c;
+                self.mode[g] |= both;
+                held = true;
+            }
+        }
+        if held {
+            self.stats.holds += 1;
+        }
+        held
+    }
+
+    /// Ranks the positions where the side ahead keeps to equally good
+    /// in-group moves by their distance to an exit (negamax values).
+    fn rank_progress(&mut self) {
+        let n = self.n;
+        let val = &self.val[..n];
+        let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
+        let (wn, ws) = (self.w_n, self.w_s);
+        // Candidates: ahead with no exit as good as the best in-group move,
+        // or behind with an in-group move as good as any exit.
+        let info: Vec<(u32, f64)> = (0..n as u32)
+            .into_par_iter()
+            .filter_map(|p| {
+                let i = p as usize;
+                if self.kind[i] != LIVE || self.mode[i] & HAS_KIDS == 0 || val[i].abs() <= TOL {
+                    return None;
+                }
+                let m = self.kids(i).iter().map(|&c| -val[c as usize]).fold(f64::NEG_INFINITY, f64::max);
+                let exit_ties = (wn > 0 && x(self.en[i]) >= m - TOL) || (ws > 0 && x(self.es[i]) >= m - TOL);
+                let can_stay = (wn == 0 || m >= x(self.en[i]) - TOL) && (ws == 0 || m >= x(self.es[i]) - TOL);
+                let keep = if val[i] > 0.0 { !exit_ties } else { can_stay };
+                keep.then_some((p, val[i]))
+            })
+            .collect();
+        let cand: Vec<u32> = info.iter().map(|c| c.0).collect();
+        let mut slot = fxhash::FxHashMap::default();
+        for (j, &p) in cand.iter().enumerate() {
+            slot.insert(p, j as u32);
+        }
+        let kids: Vec<(Vec<u32>, bool)> = info
+            .par_iter()
+            .map(|&(p, v)| {
+                let mut inside = Vec::new();
+                let mut outside = false;
+                for &c in self.kids(p as usize) {
+                    if -val[c as usize] >= v - TOL {
+                        match slot.get(&c) {
+                            Some(&j) => inside.push(j),
+                            None => outside = true,
+                        }
+                    }
+                }
+                inside.sort_unstable();
+                inside.dedup();
+                (inside, outside)
+            })
+            .collect();
+        let m = cand.len();
+        let ahead: Vec<bool> = info.iter().map(|c| c.1 > 0.0).collect();
+        let mut parents: Vec<Vec<u32>> = vec![Vec::new(); m];
+        for (j, (inside, _)) in kids.iter().enumerate() {
+            for &c in inside {
+                parents[c as usize].push(j as u32);
+            }
+        }
+        const INF: u32 = u32::MAX;
+        let mut rank = vec![INF; m];
+        let mut waiting: Vec<u32> = kids.iter().map(|k| k.0.len() as u32).collect();
+        let mut queue = std::collections::VecDeque::new();
+        for (j, (inside, outside)) in kids.iter().enumerate() {
+            // The side ahead progresses through a child that must exit now
+            // and then; the side behind when all its children progress.
+            if (ahead[j] && *outside) || (!ahead[j] && inside.is_empty()) {
+                rank[j] = 1;
+                queue.push_back(j as u32);
+            }
+        }
+        while let Some(c) = queue.pop_front() {
+            let c = c as usize;
+            for &p in &parents[c] {
+                let p = p as usize;
+                if rank[p] != INF {
+                    continue;
+                }
+                if ahead[p] {
+                    rank[p] = rank[c] + 1;
+                    queue.push_back(p as u32);
+                } else {
+                    waiting[p] -= 1;
+                    if waiting[p] == 0 {
+                        rank[p] = rank[c] + 1;
+                        queue.push_back(p as u32);
+                    }
+                }
+            }
+        }
+        self.stats.stuck = (0..m).filter(|&j| ahead[j] && rank[j] == INF).count() as u64;
+        self.rank = cand.iter().zip(&rank).filter(|&(_, &r)| r != INF).map(|(&p, &r)| (p, r)).collect();
+        self.stats.ranked = self.rank.len() as u64;
+    }
+
+    /// Interval iteration from −1 and +1 (Gauss–Seidel, in place): the
+    /// bounds close wherever play cannot loop for ever; their middle starts
+    /// both sides' strategies near the optimum.
+    fn warm_start(&mut self, obs: &dyn Observer) {
+        let t = std::time::Instant::now();
+        self.warm_bounds(obs);
+        self.stats.seconds[0] += t.elapsed().as_secs_f64();
+    }
+
+    fn warm_bounds(&mut self, obs: &dyn Observer) {
+        let n = self.n;
+        let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
+        let (wn, ws) = (self.w_n as f64 / 72.0, self.w_s as f64 / 72.0);
+        let mut lo: Vec<f64> = (0..n).map(|p| if self.kind[p] == LIVE { -1.0 } else { self.val[p] }).collect();
+        let mut hi: Vec<f64> = (0..n).map(|p| if self.kind[p] == LIVE { 1.0 } else { self.val[p] }).collect();
+        let live: Vec<u32> = (0..n as u32).filter(|&p| self.kind[p as usize] == LIVE).collect();
+        obs.begin("strategy iteration: first bounds (sweeps)", WARM_SWEEPS);
+        for sweep in 0..WARM_SWEEPS {
+            let mut moved = 0f64;
+            for &p in &live {
+                let p = p as usize;
+                let (mut ml, mut mh) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+                for &c in self.kids(p) {
+                    ml = ml.max(-hi[c as usize]);
+                    mh = mh.max(-lo[c as usize]);
+                }
+                let (en, es) = (x(self.en[p]), x(self.es[p]));
+                let f = |m: f64| {
+                    let mut t = 0.0;
+                    if wn > 0.0 {
+                        t += wn * m.max(en);
+                    }
+                    if ws > 0.0 {
+                        t += ws * m.max(es);
+                    }
+                    t
+                };
+                let (nl, nh) = (f(ml).max(lo[p]), f(mh).min(hi[p]));
+                moved = moved.max(nl - lo[p]).max(hi[p] - nh);
+                lo[p] = nl;
+                hi[p] = nh;
+            }
+            obs.advance(1);
+            self.stats.warm = sweep + 1;
+            if moved < 1e-13 {
+                break;
+            }
+        }
+        obs.finish();
+        for p in 0..n {
+            if self.kind[p] == LIVE {
+                let mid = 0.5 * (lo[p] + hi[p]);
+                self.val[p] = mid;
+                self.val[n + p] = mid;
+            }
+        }
+        // Each side's greedy choices against the middle values.
+        self.improve(FIRST);
+        self.improve(SECOND);
+    }
+
+    /// The warm start alone (for benchmarks).
+    pub fn warm(&mut self, obs: &dyn Observer) {
+        self.warm_start(obs);
+    }
+
+    /// Hoffman–Karp at the current discount: the second player's best reply,
+    /// then one improvement of the first player's strategy, until neither
+    /// changes (holding loops only in the undiscounted game).
+    fn iterate(&mut self, trace: bool, obs: &dyn Observer) {
+        let holds = self.lambda == 1.0;
+        loop {
+            loop {
+                self.evaluate();
+                let s = self.improve(SECOND);
+                obs.advance(1);
+                if trace {
+                    eprintln!("reply round {}: {s} switched, residual {:.2e}", self.stats.rounds, self.stats.residual);
+                }
+                if s > 0 || (holds && self.hold(SECOND)) {
+                    continue;
+                }
+                break;
+            }
+            let s = self.improve(FIRST);
+            obs.advance(1);
+            if trace {
+                eprintln!("first round {}: {s} switched, residual {:.2e}", self.stats.rounds, self.stats.residual);
+            }
+            if s > 0 || (holds && self.hold(FIRST)) {
+                continue;
+            }
+            break;
+        }
+    }
+
+    /// Iterates to optimal strategies and returns the group's tables with
+    /// their progress ranks.
+    pub fn run(mut self, succ_error: f64, obs: &dyn Observer) -> (Vec<Table>, Stats) {
+        let trace = std::env::var_os("LUDUS_TRACE").is_some();
+        self.lambda = 1.0 - DISCOUNT;
+        self.warm_start(obs);
+        obs.begin("strategy iteration (rounds)", 0);
+        if trace {
+            eprintln!("warm start: {} sweeps", self.stats.warm);
+        }
+        // First in the discounted game, where every improvement is an
+        // improvement and play that loops is worth nothing by itself; then in
+        // the game itself, from those strategies.
+        for lambda in [1.0 - DISCOUNT, 1.0] {
+            self.lambda = lambda;
+            self.iterate(trace, obs);
+        }
+        // The first player's values are what its strategy guarantees against
+        // any reply, the second player's what a side gets at most against
+        // that strategy: the game's value lies between them.
+        let n = self.n;
+        self.stats.gap = (0..n)
+            .into_par_iter()
+            .filter(|&p| self.kind[p] == LIVE)
+            .map(|p| (self.val[p] - self.val[n + p]).abs())
+            .reduce(|| 0.0, f64::max);
+        if trace {
+            eprintln!(
+                "{n} positions: rounds {}, holds {}, gap between the sides {:.2e}; seconds warm {:.2} evaluate {:.2} \
+                 improve {:.2} hold {:.2}",
+                self.stats.rounds,
+                self.stats.holds,
+                self.stats.gap,
+                self.stats.seconds[0],
+                self.stats.seconds[1],
+                self.stats.seconds[2],
+                self.stats.seconds[3]
+            );
+        }
+        self.rank_progress();
+        obs.finish();
+        let error = succ_error + ARITH + GRID_HALF_STEP + self.stats.gap;
+        let stats = self.stats;
+        let n = self.n;
+        let Group { ix, base, kind, mut val, .. } = self;
+        val.truncate(n);
+        let mut out = Vec::new();
+        for (slot, x) in ix.into_iter().enumerate() {
+            let range = base[slot] as usize..base[slot + 1] as usize;
+            let codes: Vec<u32> =
+                range.map(|i| if kind[i] == UNUSED { CODE_UNUSED } else { to_code(val[i]) }).collect();
+            let meta = Meta { sweeps: stats.rounds, residual: stats.residual, error, ..Meta::default() };
+            out.push(Table::new(x, Values::Chance(codes), meta));
+        }
+        (out, stats)
+    }
+}
+
+/// The strategy of one node after an improvement pass: each throw's choice
+/// switches only to a strictly better one (an exit on a tie).
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn choose(mode: u8, cur: u32, arg: u32, best: f64, kids_val: &[f64], lambda: f64, en: u32, es: u32) -> (u8, u32) {
+    let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
+    let cur_in = if cur == NONE { f64::NEG_INFINITY } else { -lambda * kids_val[cur as usize] };
+    let mut m = mode & HAS_KIDS;
+    for (bit, e) in [(STAY_N, en), (STAY_S, es)] {
+        let stays = mode & bit != 0;
+        let now = if stays { cur_in } else { x(e) };
+        // The better of the best in-group move and the exit, if strictly
+        // better than the current choice.
+        let stay = if best > now + TOL && best > x(e) + TOL {
+            true
+        } else if x(e) > now + TOL {
+            false
+        } else {
+            stays
+        };
+        if stay {
+            m |= bit;
+        }
+    }
+    let next = if m & (STAY_N | STAY_S) != 0 { arg } else { NONE };
+    (m, next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Children's values for the side to reply: child `c` is worth `-kv[c]`
+    /// to the side choosing.
+    const KV: [f64; 3] = [-0.5, -0.6, -0.55];
+
+    #[test]
+    fn a_node_that_stays_leaves_for_a_better_exit() {
+        // Staying in child 0 (worth 0.5, the best child) after both throws;
+        // both exits are worth 0.7.
+        let (m, next) = choose(HAS_KIDS | STAY_N | STAY_S, 0, 0, 0.5, &KV, 1.0, to_code(0.7), to_code(0.7));
+        assert_eq!((m, next), (HAS_KIDS, NONE));
+        // A better child than the current one, but a better exit still.
+        let (m, next) = choose(HAS_KIDS | STAY_N | STAY_S, 0, 1, 0.6, &KV, 1.0, to_code(0.7), to_code(0.7));
+        assert_eq!((m, next), (HAS_KIDS, NONE));
+    }
+
+    #[test]
+    fn each_throw_takes_the_better_of_exit_and_child() {
+        // Best child 1 (0.6) beats the special exit (0.55) but not the normal
+        // one (0.7).
+        let (m, next) = choose(HAS_KIDS | STAY_N | STAY_S, 0, 1, 0.6, &KV, 1.0, to_code(0.7), to_code(0.55));
+        assert_eq!((m, next), (HAS_KIDS | STAY_S, 1));
+        // From exits worth 0.3, a child worth 0.6 is taken after both throws.
+        let (m, next) = choose(HAS_KIDS, NONE, 1, 0.6, &KV, 1.0, to_code(0.3), to_code(0.3));
+        assert_eq!((m, next), (HAS_KIDS | STAY_N | STAY_S, 1));
+    }
+
+    #[test]
+    fn ties_keep_the_current_choice() {
+        let (m, next) = choose(HAS_KIDS | STAY_N, 0, 0, 0.5, &KV, 1.0, to_code(0.5), to_code(0.5));
+        assert_eq!((m, next), (HAS_KIDS | STAY_N, 0));
+        let (m, next) = choose(HAS_KIDS, NONE, 0, 0.5, &KV, 1.0, to_code(0.5), to_code(0.5));
+        assert_eq!((m, next), (HAS_KIDS, NONE));
+    }
+
+    #[test]
+    fn a_discount_weighs_the_children() {
+        // A child worth 0.6 undiscounted is worth less than an exit of 0.6
+        // in the discounted game.
+        let (m, _) = choose(HAS_KIDS, NONE, 1, -0.9 * KV[1], &KV, 0.9, to_code(0.58), to_code(0.58));
+        assert_eq!(m, HAS_KIDS);
+    }
+}

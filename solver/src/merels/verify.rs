@@ -1,0 +1,225 @@
+//! Certifying a finished database without trusting the solver: every stored
+//! position is checked against its successors' stored values.
+//!
+//! - Without chance: the stored win, draw or loss with its plies equals the
+//!   best of the successors' values one ply back.
+//! - Exact rationals (Murray, Bell): the stored numerator equals each throw's
+//!   best successor, weighted by the throw.
+//! - Under chance (Schädler): the value equation computed from the
+//!   successors' stored intervals meets the stored interval; the residual is
+//!   the distance between the stored value and the equation's.
+//!
+//! Each file's header is checked when it is read (rules, sector, size,
+//! length, checksum); the counts of won, drawn and lost positions are taken
+//! from the values themselves.
+
+use engine::merels::{BoardKind, Position, Side};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::sector::{Sector, solve_order, successors};
+use super::solution::{Observer, Solution, SolveError};
+use super::table::{Eval, Kind};
+use super::value::Value;
+
+/// A stored value that its successors contradict.
+#[derive(Clone, Debug, Serialize)]
+pub struct Failure {
+    pub position: String,
+    pub stored: String,
+    pub computed: String,
+}
+
+/// The check of one sector file.
+#[derive(Clone, Debug, Serialize)]
+pub struct SectorCheck {
+    pub sector: String,
+    pub positions: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Under chance: the largest distance between a stored value and the
+    /// value its successors give; 0 for the other kinds when all hold.
+    pub max_residual: f64,
+    /// The proven error the header states (under chance).
+    pub error: f64,
+    pub failures: Vec<Failure>,
+    /// Failures beyond those listed.
+    pub more_failures: u64,
+}
+
+/// The check of a whole database directory.
+#[derive(Clone, Debug, Serialize)]
+pub struct VerifyReport {
+    pub rules: String,
+    pub directory: String,
+    pub sectors: Vec<SectorCheck>,
+    /// Sectors of the game with no file (not solved yet).
+    pub missing: Vec<String>,
+    /// Sectors whose successors are missing (they cannot be checked).
+    pub unchecked: Vec<String>,
+    pub positions: u64,
+    pub max_residual: f64,
+    pub failures: u64,
+}
+
+impl VerifyReport {
+    pub fn ok(&self) -> bool {
+        self.failures == 0
+    }
+}
+
+/// Failures listed per sector (the rest are counted).
+const LISTED: usize = 20;
+
+/// Checks every sector file of `sol`'s database (`sol` built with the
+/// database and nothing solved: `max_men: Some(0)`).
+pub fn verify(sol: &mut Solution, obs: &dyn Observer) -> Result<VerifyReport, SolveError> {
+    let rules = sol.rules;
+    let db = sol.database().cloned().ok_or_else(|| SolveError("verify needs a database directory".into()))?;
+    let kind = rules.board.kind;
+    let order: Vec<Sector> = solve_order(&rules).into_iter().flatten().filter(|s| s.is_stored()).collect();
+    let mut report = VerifyReport {
+        rules: rules.label(),
+        directory: db.dir().display().to_string(),
+        sectors: Vec::new(),
+        missing: Vec::new(),
+        unchecked: Vec::new(),
+        positions: 0,
+        max_residual: 0.0,
+        failures: 0,
+    };
+    for (k, &s) in order.iter().enumerate() {
+        if !db.path(s).exists() {
+            report.missing.push(s.key());
+            continue;
+        }
+        obs.group(&[s], k, order.len());
+        if let Err(e) = sol.load_sector(s) {
+            report.failures += 1;
+            report.sectors.push(SectorCheck {
+                sector: s.key(),
+                positions: 0,
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                max_residual: 0.0,
+                error: 0.0,
+                failures: vec![Failure {
+                    position: "(the file)".into(),
+                    stored: e.to_string(),
+                    computed: String::new(),
+                }],
+                more_failures: 0,
+            });
+            continue;
+        }
+        let mut complete = true;
+        for c in successors(&rules, s) {
+            complete &= sol.load_sector(c).unwrap_or(false);
+        }
+        if !complete {
+            report.unchecked.push(s.key());
+            continue;
+        }
+        let check = check_sector(sol, s, kind, obs);
+        report.positions += check.positions;
+        report.max_residual = report.max_residual.max(check.max_residual);
+        report.failures += check.failures.len() as u64 + check.more_failures;
+        report.sectors.push(check);
+        // Keep only what the sectors still to check read.
+        let later: Vec<Sector> =
+            order[k + 1..].iter().flat_map(|&t| std::iter::once(t).chain(successors(&rules, t))).collect();
+        sol.retain_tables(|t| later.contains(t));
+    }
+    Ok(report)
+}
+
+fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) -> SectorCheck {
+    let table = sol.table(s).expect("loaded");
+    let ix = &table.indexer;
+    let value_kind = table.values.kind();
+    let error = table.meta.error;
+    obs.begin(&format!("verify {}", s.key()), ix.size());
+    struct Acc {
+        positions: u64,
+        tally: [u64; 3],
+        residual: f64,
+        failures: Vec<Failure>,
+        more: u64,
+    }
+    let empty = || Acc { positions: 0, tally: [0; 3], residual: 0.0, failures: Vec::new(), more: 0 };
+    let acc = (0..ix.size())
+        .into_par_iter()
+        .fold(empty, |mut a, i| {
+            let Some(stored) = table.at(i) else { return a };
+            let st = ix.state(i);
+            a.positions += 1;
+            let sign = match stored {
+                Eval::Dtm(v) => v.sign(),
+                Eval::Exact(n) => n.signum() as i32,
+                Eval::Chance(iv) => (iv.v > 0.0) as i32 - (iv.v < 0.0) as i32,
+            };
+            a.tally[(1 - sign) as usize] += 1;
+            let (ok, residual, computed) = match (value_kind, stored) {
+                (Kind::Dtm, Eval::Dtm(v)) => {
+                    let c: Value = sol.evaluate_dtm(&st);
+                    (c == v, 0.0, c.to_string())
+                }
+                (Kind::Exact, Eval::Exact(n)) => {
+                    let c = sol.evaluate_exact(&st);
+                    (c == n, 0.0, format!("{c}/{}", sol.den))
+                }
+                (_, Eval::Chance(iv)) => {
+                    let c = sol.evaluate_interval(&st);
+                    let ok = iv.lo <= c.hi + 1e-12 && c.lo <= iv.hi + 1e-12;
+                    (ok, (iv.v - c.v).abs(), format!("{:+.10} in [{:+.10}, {:+.10}]", c.v, c.lo, c.hi))
+                }
+                _ => (false, 0.0, "a value of another kind".into()),
+            };
+            a.residual = a.residual.max(residual);
+            if !ok {
+                if a.failures.len() < LISTED {
+                    let pos = Position::from_state(kind, Side::X, st);
+                    let stored = match stored {
+                        Eval::Dtm(v) => v.to_string(),
+                        Eval::Exact(n) => format!("{n}/{}", sol.den),
+                        Eval::Chance(iv) => format!("{:+.10} in [{:+.10}, {:+.10}]", iv.v, iv.lo, iv.hi),
+                    };
+                    a.failures.push(Failure { position: pos.to_string(), stored, computed });
+                } else {
+                    a.more += 1;
+                }
+            }
+            a
+        })
+        .reduce(empty, |mut a, b| {
+            a.positions += b.positions;
+            for k in 0..3 {
+                a.tally[k] += b.tally[k];
+            }
+            a.residual = a.residual.max(b.residual);
+            for f in b.failures {
+                if a.failures.len() < LISTED {
+                    a.failures.push(f);
+                } else {
+                    a.more += 1;
+                }
+            }
+            a.more += b.more;
+            a
+        });
+    obs.advance(ix.size());
+    obs.finish();
+    SectorCheck {
+        sector: s.key(),
+        positions: acc.positions,
+        wins: acc.tally[0],
+        draws: acc.tally[1],
+        losses: acc.tally[2],
+        max_residual: acc.residual,
+        error: if value_kind == Kind::Chance { error } else { 0.0 },
+        failures: acc.failures,
+        more_failures: acc.more,
+    }
+}

@@ -1,0 +1,256 @@
+//! The command line under abuse: impossible sizes, closed pipes, endless
+//! files, edited records, tiny samples, wrong extensions and sloppy input
+//! are refused or handled with a message and exit code 2, never a panic,
+//! an abort or unbounded work.
+
+mod common;
+use common::{ludus, stderr, stdout, temp};
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn refused(args: &[&str], want: &str) {
+    let o = ludus(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(want), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+#[test]
+fn an_impossible_table_size_is_an_error_not_an_abort() {
+    // 1 TiB: more than any test machine has free.
+    refused(&["rithmo", "analyse", "--hash", "1048576", "--depth", "3"], "memory");
+    refused(&["rithmo", "analyse", "--hash", "1048577", "--depth", "3"], "from 1 to");
+    refused(&["rithmo", "play", "--hash", "1048576"], "memory");
+    refused(&["arena", "--game", "rithmo", "--a", "alphabeta:depth=1", "--b", "random", "--hash", "1048576"], "memory");
+}
+
+#[test]
+fn movetime_counts_from_the_command() {
+    // A large table is set up within the time asked for.
+    let t = Instant::now();
+    let o = ludus(&["rithmo", "analyse", "--hash", "2048", "--movetime", "300", "--json"]);
+    let took = t.elapsed();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let last: serde_json::Value = serde_json::from_str(stdout(&o).lines().last().unwrap()).unwrap();
+    assert!(last["seconds"].as_f64().unwrap() <= 0.35, "{last}");
+    // Generous: start-up of the process and the machine's load aside.
+    assert!(took < Duration::from_millis(2500), "{took:?}");
+}
+
+/// Runs `args`, reads `lines` lines of its output, closes the pipe and
+/// returns the exit status and standard error.
+fn closed_early(args: &[&str], lines: usize) -> (std::process::ExitStatus, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    for _ in 0..lines {
+        let mut l = String::new();
+        out.read_line(&mut l).unwrap();
+    }
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    (o.status, String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_program_quietly() {
+    for args in [
+        &["rota", "solve"][..],
+        &["rithmo", "perft", "3", "--divide"],
+        &["merels", "probe", "three:......... x 3 3", "--dice", "none", "--no-db"],
+        &["wibold", "table"],
+    ] {
+        let (status, err) = closed_early(args, 1);
+        assert!(!err.contains("panicked") && err.is_empty(), "{args:?}: {err}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            assert!(status.success() || status.signal() == Some(13), "{args:?}: {status:?}");
+        }
+        assert_ne!(status.code(), Some(101), "{args:?}");
+    }
+}
+
+#[test]
+fn a_probe_refuses_a_large_solve_and_names_the_command() {
+    let db = temp("probe", "empty-db");
+    let o = ludus(&[
+        "merels",
+        "probe",
+        "nine:........................ x 9 9",
+        "--dice",
+        "none",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("ludus merels solve --board nine --dice none") && err.contains("--solve"), "{err}");
+    let o = ludus(&["merels", "probe", "six:................ x 6 6", "--db", db.to_str().unwrap()]);
+    assert!(stderr(&o).contains("ludus merels solve --board six --dice schaedler"), "{}", stderr(&o));
+    assert!(!db.exists(), "a refused probe wrote a database");
+}
+
+#[test]
+fn a_long_solve_reports_progress_without_a_terminal() {
+    // Six men's morris without dice takes some seconds: progress lines come
+    // on standard error, which is a pipe here (every 100 ms for the test).
+    let o = Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .args(["merels", "probe", "six:................ x 6 6", "--dice", "none", "--no-db", "--solve"])
+        .env("LUDUS_PROGRESS_MS", "100")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.lines().any(|l| l.contains('%') && l.contains("after")), "no progress line:\n{err}");
+    let quiet = ludus(&["merels", "probe", "six:................ x 6 6", "--dice", "none", "--no-db", "--solve", "-q"]);
+    assert!(stderr(&quiet).is_empty(), "{}", stderr(&quiet));
+}
+
+#[test]
+fn replay_reads_endless_files_with_a_bound() {
+    #[cfg(unix)]
+    refused(&["replay", "/dev/zero"], "longer than");
+    let path = temp("replay-bound", "long.jsonl");
+    std::fs::write(&path, vec![b'x'; 5 << 20]).unwrap();
+    refused(&["replay", path.to_str().unwrap()], "longer than");
+}
+
+/// A record of `game` played by a greedy and a random bot, as lines of JSON.
+fn record(tag: &str, game: &[&str]) -> (std::path::PathBuf, Vec<serde_json::Value>) {
+    let path = temp(tag, "match.jsonl");
+    let mut args = vec!["arena"];
+    args.extend_from_slice(game);
+    args.extend_from_slice(&[
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "-q",
+        "--record",
+        path.to_str().unwrap(),
+    ]);
+    let o = ludus(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&path).unwrap();
+    (path, text.lines().map(|l| serde_json::from_str(l).unwrap()).collect())
+}
+
+fn rewrite(path: &std::path::Path, games: &[serde_json::Value]) {
+    let text: String = games.iter().map(|g| format!("{g}\n")).collect();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn replay_recomputes_the_result_from_the_moves() {
+    for game in [&["--game", "rithmo", "--max-plies", "400"][..], &["--game", "merels", "--board", "three"]] {
+        // Greedy wins at Rithmomachia against random well within 400 plies.
+        let (path, games) = record("replay-result", game);
+        let p = path.to_str().unwrap();
+        let o = ludus(&["replay", p]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let decided = games.iter().position(|g| g["winner"].is_string()).expect("a decided game");
+        let k = decided.to_string();
+        // Cut short: the game is not over.
+        let mut cut = games.clone();
+        let moves = cut[decided]["moves"].as_array().unwrap().clone();
+        cut[decided]["moves"] = serde_json::json!(moves[..moves.len() / 2]);
+        cut[decided]["plies"] = serde_json::json!(moves.len() / 2);
+        rewrite(&path, &cut);
+        refused(&["replay", p, "--game", &k], "the record says");
+        // The result or the winner edited.
+        let mut edited = games.clone();
+        let other = if edited[decided]["result"] == "first" { "second" } else { "first" };
+        edited[decided]["result"] = serde_json::json!(other);
+        rewrite(&path, &edited);
+        refused(&["replay", p, "--game", &k], "the record says");
+        let mut edited = games.clone();
+        let w = if edited[decided]["winner"] == "a" { "b" } else { "a" };
+        edited[decided]["winner"] = serde_json::json!(w);
+        rewrite(&path, &edited);
+        refused(&["replay", p, "--game", &k], "does not agree");
+    }
+}
+
+#[test]
+fn tiny_samples_give_no_verdict() {
+    for games in ["1", "10"] {
+        let o = ludus(&["wibold", "simulate", "--games", games, "--players", "2"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = stdout(&o);
+        for wrong in ["NaN", "departs from", "agrees with", "disadvantage", "has an edge", "0 degrees"] {
+            assert!(!text.contains(wrong), "--games {games}: '{wrong}' in\n{text}");
+        }
+        assert!(text.contains("too few"), "{text}");
+    }
+    let o = ludus(&["arena", "--game", "rota", "--a", "random", "--b", "random", "--games", "1"]);
+    let text = stdout(&o);
+    assert!(o.status.success() && !text.contains("NaN") && !text.contains("± 0.0000"), "{text}");
+    assert!(text.contains("too few"), "{text}");
+}
+
+#[test]
+fn pictures_go_to_files_of_their_format() {
+    let png = temp("svg-ext", "board.png");
+    refused(&["rithmo", "show", "--svg", png.to_str().unwrap()], ".svg");
+    assert!(!png.exists());
+}
+
+#[test]
+fn sloppy_input_is_refused() {
+    refused(&["merels", "show", "six:................ x 6 6", "--dice", "none", "--play", "a1,,d1"], "empty action");
+    refused(&["merels", "show", "six:................ x 6 6", "--dice", "none", "--play", ",,,"], "empty action");
+    refused(&["merels", "show", "six:................ x 6 6", "--dice", "none", "--play", ""], "empty action");
+    refused(&["rota", "show", "rota:......... x 3 3", "--play", "c,,n"], "empty action");
+    refused(&["rithmo", "show", "--play", "d4-d5,,"], "empty move");
+    refused(&["rithmo", "analyse", "--victory", "body:0"], "from 1 up");
+    for m in ["0", "NaN", "-1", "inf"] {
+        refused(&["merels", "solve", "--board", "three", &format!("--memory={m}")], "--memory");
+    }
+    refused(&["arena", "--game", "rota", "--a", "random", "--b", "random", "--threads", "100000"], "thread count");
+    refused(&["wibold", "simulate", "--threads", "0"], "thread count");
+}
+
+#[test]
+fn messages_cut_long_input_and_escape_control_characters() {
+    let long = "q".repeat(60_000);
+    let o = ludus(&["rithmo", "show", "--play", &long]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stderr.len() < 1000, "{} bytes of error", o.stderr.len());
+    let o = ludus(&["rithmo", "show", "--play", "\u{1b}[2Jc4-c5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!o.stderr.contains(&0x1b), "{}", stderr(&o));
+    let o = ludus(&["rota", "solve", "--blocked", "\u{1b}[31mred"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!o.stderr.contains(&0x1b), "{}", stderr(&o));
+}
+
+#[test]
+fn arena_memory_does_not_grow_with_the_match() {
+    // Summaries are counted game by game: a long match of quick games runs
+    // in the memory of a short one (measured by the kernel, in KiB).
+    let peak = |games: &str| -> u64 {
+        let o = Command::new("/usr/bin/time")
+            .args(["-f", "%M", env!("CARGO_BIN_EXE_ludus"), "arena", "--game", "rota", "--a", "random"])
+            .args(["--b", "random", "--games", games, "-q", "--threads", "1"])
+            .output();
+        let Ok(o) = o else { return 0 };
+        String::from_utf8_lossy(&o.stderr).lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(0)
+    };
+    let (small, large) = (peak("2000"), peak("200000"));
+    if small == 0 || large == 0 {
+        eprintln!("no /usr/bin/time here: skipped");
+        return;
+    }
+    // 200,000 games kept at 1.8 KB each would be 350 MB.
+    assert!(large < small + 20_000, "{small} KiB for 2000 games, {large} KiB for 200000");
+}
