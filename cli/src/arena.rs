@@ -17,7 +17,7 @@ use serde::Deserialize as _;
 use serde_json::{Value, json};
 use solver::merels::{PerfectBot, solution_for_play};
 
-use crate::common::{HASH_DEFAULT_MIB, check_memory, parse_hash, parse_threads};
+use crate::common::{HASH_DEFAULT_MIB, check_memory, parse_hash, parse_sprt, parse_threads};
 use crate::error::{CliError, Result};
 use crate::merels_args::{DbArgs, MoreRuleArgs, RuleArgs, rules_for};
 use crate::progress::{Bars, counter};
@@ -97,12 +97,6 @@ fn parse_dice(s: &str) -> std::result::Result<Dice, String> {
 
 fn parse_spec(s: &str) -> std::result::Result<Spec, String> {
     s.parse()
-}
-
-fn parse_sprt(s: &str) -> std::result::Result<(f64, f64), String> {
-    let (a, b) = s.split_once(',').ok_or_else(|| format!("'{s}' is not two Elo differences: write ELO0,ELO1"))?;
-    let num = |x: &str| x.trim().parse::<f64>().map_err(|_| format!("'{x}' in --sprt '{s}' is not a number"));
-    Ok((num(a)?, num(b)?))
 }
 
 /// The match as the report and the record name it.

@@ -17,6 +17,7 @@ use engine::rithmo::study::{self, SiegeOnly, Tally, TargetKind};
 use engine::rithmo::{Move, Position, Rithmomachia, RuleSet, Side, Victory, Weights};
 use serde_json::{Value, json};
 
+use crate::common::{check_memory, parse_hash, parse_threads};
 use crate::error::{CliError, Result};
 use crate::progress::counter;
 
@@ -66,10 +67,10 @@ pub struct StudyArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at once [default: one per core]
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
     threads: Option<usize>,
-    /// Table size of each engine, in MiB
-    #[arg(long, value_name = "MIB", default_value_t = 4)]
+    /// Table size of each engine, per thread, in MiB
+    #[arg(long, value_name = "MIB", default_value_t = 4, value_parser = parse_hash)]
     hash: usize,
     /// One JSON object on standard output, for scripts
     #[arg(long)]
@@ -112,12 +113,11 @@ pub fn run(args: StudyArgs) -> Result<()> {
     if args.max_plies == 0 {
         return Err("--max-plies must be at least 1".into());
     }
-    if args.threads == Some(0) {
-        return Err("--threads must be at least 1".into());
-    }
-    if args.hash == 0 || args.hash > 4096 {
-        return Err(CliError(format!("--hash {} MiB: choose between 1 and 4096", args.hash)));
-    }
+    let threads = args.threads.unwrap_or_else(rayon::current_num_threads) as u64;
+    check_memory(
+        2 * threads * ((args.hash as u64) << 20),
+        &format!("--hash {} for two engines on {threads} threads", args.hash),
+    )?;
     Weights::named(&args.weights)?;
     let victories: Vec<Victory> =
         args.victories.iter().map(|v| v.trim().parse::<Victory>()).collect::<std::result::Result<_, _>>()?;

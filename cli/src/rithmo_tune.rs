@@ -15,6 +15,7 @@ use engine::rithmo::tune::{Sample, fit, samples};
 use engine::rithmo::{Move, Position, Rithmomachia, RuleSet, Weights};
 use serde_json::json;
 
+use crate::common::{parse_sprt, parse_threads};
 use crate::error::{CliError, Result};
 use crate::progress::counter;
 
@@ -30,8 +31,8 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 2)]
     match_depth: u32,
     /// The test's hypotheses: the fitted engine's Elo over the current one
-    #[arg(long, value_name = "ELO0,ELO1", default_value = "0,20")]
-    sprt: String,
+    #[arg(long, value_name = "ELO0,ELO1", default_value = "0,20", value_parser = parse_sprt, allow_hyphen_values = true)]
+    sprt: (f64, f64),
     /// The most games of the test match
     #[arg(long, default_value_t = 4000)]
     max_games: usize,
@@ -50,7 +51,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at once [default: one per core]
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
     threads: Option<usize>,
     /// One JSON object on standard output
     #[arg(long)]
@@ -74,17 +75,10 @@ pub fn run(args: TuneArgs) -> Result<()> {
     if args.games == 0 || args.max_games < 2 {
         return Err("--games must be at least 1 and --max-games at least 2".into());
     }
-    if args.threads == Some(0) {
-        return Err("--threads must be at least 1".into());
-    }
     if !(args.bound >= 1.0 && args.bound.is_finite()) {
         return Err(CliError(format!("--bound {}: choose a factor of at least 1", args.bound)));
     }
-    let (e0, e1) = args
-        .sprt
-        .split_once(',')
-        .and_then(|(a, b)| Some((a.trim().parse::<f64>().ok()?, b.trim().parse::<f64>().ok()?)))
-        .ok_or_else(|| CliError(format!("--sprt '{}' is not two Elo differences: write ELO0,ELO1", args.sprt)))?;
+    let (e0, e1) = args.sprt;
     let test = Sprt::new(e0, e1, 0.05, 0.05)?;
     let rules = RuleSet::common();
     let start = Position::start();
