@@ -14,6 +14,7 @@
 //! - **Advance**: pieces toward the enemy half, where proper victories are won.
 
 use super::bitboard::{Bitboard, Dir};
+use super::movegen::Paths;
 use super::moves::{MoveKind, MoveList};
 use super::piece::{Shape, Side};
 use super::position::Position;
@@ -111,10 +112,10 @@ pub fn features(pos: &Position, rules: &RuleSet) -> Features {
         (occ.count() as i32) + pos.pyramids(s).map(|(_, p)| p.len as i32 - 1).sum::<i32>()
     };
 
-    let free = !pos.all();
-    let mobility = mobility(pos, rules, me, free) - mobility(pos, rules, them, free);
-    let (stuck_them, touching_them) = exposure(pos, rules, them, free);
-    let (stuck_me, touching_me) = exposure(pos, rules, me, free);
+    let paths = Paths::new(!pos.all(), rules.max_distance());
+    let mobility = pos.mobility(rules, me, &paths) as i32 - pos.mobility(rules, them, &paths) as i32;
+    let (stuck_them, touching_them) = exposure(pos, rules, them, &paths);
+    let (stuck_me, touching_me) = exposure(pos, rules, me, &paths);
 
     // Threats: what each side could take now.
     let mine = pos.captures_list(rules);
@@ -163,31 +164,12 @@ fn progress(pos: &Position, rules: &RuleSet, side: Side) -> i32 {
     }
 }
 
-/// Plain moves of a side.
-fn mobility(pos: &Position, rules: &RuleSet, side: Side, free: Bitboard) -> i32 {
-    let mut n = 0;
-    for j in 0..rules.n_distances as usize {
-        let k = rules.distances[j];
-        let pieces = pos.distance_group(rules, j) & pos.occupied(side);
-        for d in Dir::ALL {
-            n += (pieces & Bitboard::open(free, d, k)).count() as i32;
-        }
-    }
-    n
-}
-
 /// A side's pieces that cannot move (exposed to siege), and those of them
 /// already touching an enemy piece.
-fn exposure(pos: &Position, rules: &RuleSet, side: Side, free: Bitboard) -> (i32, i32) {
+fn exposure(pos: &Position, rules: &RuleSet, side: Side, paths: &Paths) -> (i32, i32) {
     let enemy = pos.occupied(side.other());
     let touching = Dir::ALL.into_iter().fold(Bitboard::EMPTY, |acc, d| acc | enemy.step(d));
-    let mut stuck = Bitboard::EMPTY;
-    for j in 0..rules.n_distances as usize {
-        let k = rules.distances[j];
-        let pieces = pos.distance_group(rules, j) & pos.occupied(side);
-        let open = Dir::ALL.into_iter().fold(Bitboard::EMPTY, |acc, d| acc | Bitboard::open(free, d, k));
-        stuck |= pieces - open;
-    }
+    let stuck = pos.stuck(rules, side, paths);
     (stuck.count() as i32, (stuck & touching).count() as i32)
 }
 

@@ -9,28 +9,26 @@
 
 use super::bitboard::{Bitboard, Dir};
 use super::moves::{Move, MoveKind, MoveList};
-use super::piece::Shape;
+use super::piece::{Shape, Side};
 use super::position::{Position, Snapshot};
 use super::rules::RuleSet;
 use super::square::Square;
 use super::{ambush, encounter, sally, siege};
 
-/// The longest regular move the generator supports.
-pub const MAX_DISTANCE: usize = 4;
-
-/// The enemy pieces regular moves reach: by distance group and direction of
+/// The enemy pieces regular moves reach: by the distance and direction of
 /// the move, and those reached by two moves or more.
 pub(crate) struct Reach {
-    pub by: [[Bitboard; 4]; 4],
+    pub by: [[Bitboard; 4]; 8],
     pub twice: Bitboard,
 }
 
-/// Captures and strikes found so far, and what finding them needs.
+/// Captures and strikes found so far (appended to a list, perhaps after
+/// other moves), and what finding them needs.
 pub(crate) struct Hits<'a> {
     pub pos: &'a Position,
     pub rules: &'a RuleSet,
     pub pyramids: Bitboard,
-    pub caps: MoveList,
+    pub caps: &'a mut MoveList,
 }
 
 impl Hits<'_> {
@@ -71,45 +69,233 @@ impl Hits<'_> {
 /// Whether the processor has BMI1/2, LZCNT and POPCNT (detected once).
 #[cfg(target_arch = "x86_64")]
 #[inline]
-fn bit_instructions() -> bool {
-    std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("bmi2")
-        && std::is_x86_feature_detected!("lzcnt")
-        && std::is_x86_feature_detected!("popcnt")
+pub(crate) fn bit_instructions() -> bool {
+    use std::sync::atomic::{AtomicU8, Ordering};
+    // 0: not yet asked, 1: without, 2: with.
+    static HAS: AtomicU8 = AtomicU8::new(0);
+    match HAS.load(Ordering::Relaxed) {
+        0 => {
+            let has = std::is_x86_feature_detected!("bmi1")
+                && std::is_x86_feature_detected!("bmi2")
+                && std::is_x86_feature_detected!("lzcnt")
+                && std::is_x86_feature_detected!("popcnt");
+            HAS.store(1 + has as u8, Ordering::Relaxed);
+            has
+        }
+        h => h == 2,
+    }
 }
 
-/// A position's move geometry.
-struct Geometry {
-    /// `open[d][k]`: squares from which the squares at distances `1..=k` in
-    /// direction `d` are on the board and empty (`k = 0`: every square).
-    open: [[Bitboard; MAX_DISTANCE + 1]; 4],
-    /// The mover's pieces of each distance group of the rules.
-    movers: [Bitboard; 4],
+/// Calls `body(args)`, an `#[inline(always)]` function, through a copy of it
+/// compiled for the bit-manipulation instructions (POPCNT, LZCNT, TZCNT on
+/// 128-bit boards) when the processor has them, chosen at run time; the
+/// expansion returns from the enclosing function.
+macro_rules! with_bit_instructions {
+    ($body:ident($($arg:ident: $ty:ty),*) -> $ret:ty) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+            fn fast($($arg: $ty),*) -> $ret {
+                $body($($arg),*)
+            }
+            if $crate::rithmo::movegen::bit_instructions() {
+                // SAFETY: the processor has the features `fast` is built for.
+                return unsafe { fast($($arg),*) };
+            }
+        }
+        $body($($arg),*)
+    }};
+}
+#[allow(unused_imports)]
+pub(crate) use with_bit_instructions;
+
+/// Where regular moves find their way open, for every direction and
+/// distance up to the rules' longest: `open(d, k)` holds the squares from
+/// which the squares at distances `1..=k` in direction `d` are on the
+/// board and empty (`k = 0`: every square).
+pub(crate) struct Paths {
+    /// By direction and distance; distances beyond the longest are empty.
+    open: [[Bitboard; 8]; 4],
 }
 
-impl Geometry {
+impl Paths {
+    /// The paths over the `free` squares, up to distance `max` (1 to 4).
     #[inline(always)]
-    fn new(pos: &Position, rules: &RuleSet) -> Geometry {
+    pub fn new(free: Bitboard, max: u8) -> Paths {
+        // Each direction with fixed shifts.
+        let along = |d: Dir| {
+            let back = d.opposite();
+            let o1 = free.shift(back, 1);
+            let o2 = o1 & free.shift(back, 2);
+            let o3 = o2 & free.shift(back, 3);
+            let o4 = if max > 3 { o3 & free.shift(back, 4) } else { Bitboard::EMPTY };
+            let e = Bitboard::EMPTY;
+            [Bitboard::FULL, o1, o2, o3, o4, e, e, e]
+        };
+        Paths { open: [along(Dir::North), along(Dir::South), along(Dir::East), along(Dir::West)] }
+    }
+
+    #[inline(always)]
+    pub fn open(&self, d: Dir, k: u8) -> Bitboard {
+        self.open[d as usize][k as usize & 7]
+    }
+
+    /// The squares from which a move of `k` is open in some direction.
+    #[inline(always)]
+    pub fn any(&self, k: u8) -> Bitboard {
+        self.open(Dir::North, k) | self.open(Dir::South, k) | self.open(Dir::East, k) | self.open(Dir::West, k)
+    }
+}
+
+/// The pieces among `among` by the distance they move (index 1 to 4).
+#[inline(always)]
+fn by_distance(pos: &Position, rules: &RuleSet, among: Bitboard) -> [Bitboard; 8] {
+    let mut m = [Bitboard::EMPTY; 8];
+    for shape in Shape::ALL {
+        m[rules.distance(shape) as usize & 7] |= pos.shape_bb(shape) & among;
+    }
+    m
+}
+
+/// The plain moves of `movers` (by distance) over `paths`.
+#[inline(always)]
+fn plain_count(rules: &RuleSet, paths: &Paths, movers: &[Bitboard; 8]) -> u32 {
+    let mut n = 0;
+    crate::each_dir!(D => {
+        let o = &paths.open[D as usize];
+        n += (movers[1] & o[1]).count() + (movers[2] & o[2]).count() + (movers[3] & o[3]).count();
+        if rules.max_distance() > 3 {
+            n += (movers[4] & o[4]).count();
+        }
+    });
+    n
+}
+
+/// Every move of the side to move: the plain ones by distance (longest
+/// first), direction and square, then the captures and strikes in order.
+#[inline(always)]
+fn generate_body(pos: &Position, rules: &RuleSet, out: &mut MoveList) {
+    let paths = Paths::new(!pos.all(), rules.max_distance());
+    let movers = by_distance(pos, rules, pos.occupied(pos.side_to_move()));
+    for &k in &rules.distances[..rules.n_distances as usize] {
+        for dir in Dir::ALL {
+            for from in (movers[k as usize & 7] & paths.open(dir, k)).iter() {
+                let to = Square((from.0 as i16 + dir.delta() as i16 * k as i16) as u8);
+                out.push(Move::new(from, to, MoveKind::Plain));
+            }
+        }
+    }
+    each_capture(pos, rules, &movers, out);
+}
+
+/// The squares from which the squares at distances 1, 2, 3 and 4 (up to
+/// `max`) in direction `d` are on the board and empty, in turn; index 0 is
+/// every square.
+#[inline(always)]
+fn open_along(free: Bitboard, d: Dir, max: u8) -> [Bitboard; 5] {
+    let back = d.opposite();
+    let o1 = free.shift(back, 1);
+    let o2 = o1 & free.shift(back, 2);
+    let o3 = o2 & free.shift(back, 3);
+    let mut o4 = Bitboard::EMPTY;
+    if max > 3 {
+        o4 = o3 & free.shift(back, 4);
+    }
+    [Bitboard::FULL, o1, o2, o3, o4]
+}
+
+/// The number of legal moves: the plain ones counted by population, the
+/// captures found.
+#[inline(always)]
+fn count_body(pos: &Position, rules: &RuleSet) -> usize {
+    if pos.is_over(rules) {
+        return 0;
+    }
+    let free = !pos.all();
+    let max = rules.max_distance();
+    let movers = by_distance(pos, rules, pos.occupied(pos.side_to_move()));
+    let (m1, m2, m3, m4) = (movers[1], movers[2], movers[3], movers[4]);
+    let mut n = 0;
+    crate::each_dir!(D => {
+        let o = open_along(free, D, max);
+        n += (m1 & o[1]).count() + (m2 & o[2]).count() + (m3 & o[3]).count();
+        if max > 3 {
+            n += (m4 & o[4]).count();
+        }
+    });
+    let mut caps = MoveList::new();
+    each_capture(pos, rules, &movers, &mut caps);
+    n as usize + caps.len()
+}
+
+#[inline(always)]
+fn captures_body(pos: &Position, rules: &RuleSet, out: &mut MoveList) {
+    let movers = by_distance(pos, rules, pos.occupied(pos.side_to_move()));
+    each_capture(pos, rules, &movers, out);
+}
+
+/// Appends the captures and strikes by encounter, ambush and sally to
+/// `out`, sorted, each (from, to, kind) once however many reasons allow it.
+#[inline(always)]
+fn each_capture(pos: &Position, rules: &RuleSet, movers: &[Bitboard; 8], out: &mut MoveList) {
+    let own = pos.occupied(pos.side_to_move());
+    let enemy = pos.occupied(pos.side_to_move().other());
+    if own.is_empty() || enemy.is_empty() {
+        return;
+    }
+    // The ranks each army spans: armies further apart than the longest
+    // move cannot meet by a regular move (no encounter, no ambush), and
+    // armies on no common rank cannot sally along a rank.
+    let (own_lo, own_hi) = own.rank_span();
+    let (enemy_lo, enemy_hi) = enemy.rank_span();
+    let reach_d = rules.max_distance();
+    let apart = enemy_lo > own_hi + reach_d || own_lo > enemy_hi + reach_d;
+    let common_rank = !(enemy_lo > own_hi || own_lo > enemy_hi);
+    let first = out.len();
+    let mut hits = Hits { pos, rules, pyramids: pos.shape_bb(Shape::Pyramid), caps: out };
+    if (rules.encounter || rules.ambush) && !apart {
+        // Enemy pieces a regular move reaches, by distance and direction;
+        // those reached twice or more may fall to an ambush.
+        let mut reach = Reach { by: [[Bitboard::EMPTY; 4]; 8], twice: Bitboard::EMPTY };
+        let mut once = Bitboard::EMPTY;
         let free = !pos.all();
-        let max_distance = rules.max_distance();
-        let mut open = [[Bitboard::FULL; MAX_DISTANCE + 1]; 4];
-        // Every distance up to the longest, each with a fixed shift.
         crate::each_dir!(D => {
-            let back = D.opposite();
-            let o = &mut open[D as usize];
-            o[1] = free.shift(back, 1);
-            o[2] = o[1] & free.shift(back, 2);
-            o[3] = o[2] & free.shift(back, 3);
-            if max_distance > 3 {
-                o[4] = o[3] & free.shift(back, 4);
+            let o = open_along(free, D, reach_d);
+            for &k in &rules.distances[..rules.n_distances as usize] {
+                let src = movers[k as usize & 7] & o[(k as usize - 1) & 3];
+                let r = match k {
+                    1 => src.shift(D, 1),
+                    2 => src.shift(D, 2),
+                    3 => src.shift(D, 3),
+                    _ => src.shift(D, 4),
+                } & enemy;
+                reach.by[k as usize & 7][D as usize] = r;
+                reach.twice |= once & r;
+                once |= r;
             }
         });
-        let me = pos.side_to_move();
-        let mut movers = [Bitboard::EMPTY; 4];
-        for (j, m) in movers.iter_mut().enumerate().take(rules.n_distances as usize) {
-            *m = pos.distance_group(rules, j) & pos.occupied(me);
+        if rules.encounter {
+            encounter::captures(&mut hits, &reach);
         }
-        Geometry { open, movers }
+        if rules.ambush {
+            ambush::captures(&mut hits, &reach);
+        }
+    }
+    if rules.sally {
+        sally::captures(&mut hits, common_rank);
+    }
+    // Several reasons for one (from, to, kind) make one move.
+    let caps = &mut out[first..];
+    if caps.len() > 1 {
+        caps.sort_unstable();
+        let mut w = 1;
+        for r in 1..caps.len() {
+            if caps[r] != caps[w - 1] {
+                caps[w] = caps[r];
+                w += 1;
+            }
+        }
+        out.truncate(first + w);
     }
 }
 
@@ -118,13 +304,23 @@ impl Position {
     /// that move `rules.distances[j]` squares.
     #[inline]
     pub fn distance_group(&self, rules: &RuleSet, j: usize) -> Bitboard {
-        let mask = rules.shapes_at[j];
-        // Branch-free: each shape's pieces kept or dropped by its bit.
-        let keep = |bit: u8| Bitboard(0u128.wrapping_sub((mask >> bit & 1) as u128));
-        (self.shape_bb(Shape::Circle) & keep(0))
-            | (self.shape_bb(Shape::Triangle) & keep(1))
-            | (self.shape_bb(Shape::Square) & keep(2))
-            | (self.shape_bb(Shape::Pyramid) & keep(3))
+        by_distance(self, rules, Bitboard::FULL)[rules.distances[j] as usize & 7]
+    }
+
+    /// The pieces of `side` that cannot move over `paths`.
+    #[inline(always)]
+    pub(crate) fn stuck(&self, rules: &RuleSet, side: Side, paths: &Paths) -> Bitboard {
+        let m = by_distance(self, rules, self.occupied(side));
+        let mut out = Bitboard::EMPTY;
+        for &k in &rules.distances[..rules.n_distances as usize] {
+            out |= m[k as usize & 7] - paths.any(k);
+        }
+        out
+    }
+
+    /// The plain moves `side` would have here (whoever is to move).
+    pub(crate) fn mobility(&self, rules: &RuleSet, side: Side, paths: &Paths) -> u32 {
+        plain_count(rules, paths, &by_distance(self, rules, self.occupied(side)))
     }
 
     /// Every legal move, none when the game is over (a victory reached or
@@ -137,130 +333,31 @@ impl Position {
         out
     }
 
-    /// Every move of the side to move, whether or not the game is over.
+    /// Every move of the side to move, whether or not the game is over:
+    /// the plain ones by distance group, direction and square, then the
+    /// captures and strikes in order.
     pub fn generate(&self, rules: &RuleSet, out: &mut MoveList) {
-        let g = Geometry::new(self, rules);
-        for j in 0..rules.n_distances as usize {
-            let k = rules.distances[j];
-            for dir in Dir::ALL {
-                for from in (g.movers[j] & g.open[dir as usize][k as usize]).iter() {
-                    let to = Square((from.0 as i16 + dir.delta() as i16 * k as i16) as u8);
-                    out.push(Move::new(from, to, MoveKind::Plain));
-                }
-            }
-        }
-        self.each_capture(rules, &g, |m| out.push(m));
+        let pos = self;
+        with_bit_instructions!(generate_body(pos: &Position, rules: &RuleSet, out: &mut MoveList) -> ())
     }
 
     /// The number of legal moves (none when the game is over), without
-    /// listing the plain ones: what perft needs at its last ply. On x86-64
-    /// processors with the bit-manipulation instructions (BMI1/2, LZCNT,
-    /// POPCNT) a copy compiled for them runs, chosen at run time.
+    /// listing the plain ones: what perft needs at its last ply.
     pub fn count_moves(&self, rules: &RuleSet) -> usize {
-        #[cfg(target_arch = "x86_64")]
-        if bit_instructions() {
-            // SAFETY: the processor has the features the copy is built for.
-            return unsafe { self.count_moves_bmi(rules) };
-        }
-        self.count_moves_body(rules)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
-    unsafe fn count_moves_bmi(&self, rules: &RuleSet) -> usize {
-        self.count_moves_body(rules)
-    }
-
-    #[inline(always)]
-    fn count_moves_body(&self, rules: &RuleSet) -> usize {
-        if self.is_over(rules) {
-            return 0;
-        }
-        let g = Geometry::new(self, rules);
-        let mut n = 0;
-        for j in 0..rules.n_distances as usize {
-            let k = rules.distances[j] as usize;
-            crate::each_dir!(D => {
-                n += (g.movers[j] & g.open[D as usize][k]).count() as usize;
-            });
-        }
-        self.each_capture(rules, &g, |_| n += 1);
-        n
+        let pos = self;
+        with_bit_instructions!(count_body(pos: &Position, rules: &RuleSet) -> usize)
     }
 
     /// Captures and strikes by encounter, ambush and sally, each (from, to,
     /// kind) once however many reasons allow it.
     pub fn captures(&self, rules: &RuleSet, out: &mut MoveList) {
-        let g = Geometry::new(self, rules);
-        self.each_capture(rules, &g, |m| out.push(m));
-    }
-
-    #[inline(always)]
-    fn each_capture(&self, rules: &RuleSet, g: &Geometry, mut emit: impl FnMut(Move)) {
-        let own = self.occupied(self.side_to_move());
-        let enemy = self.occupied(self.side_to_move().other());
-        if own.is_empty() || enemy.is_empty() {
-            return;
-        }
-        // The ranks each army spans: armies further apart than the longest
-        // move cannot meet by a regular move (no encounter, no ambush), and
-        // armies on no common rank cannot sally along a rank.
-        let (own_lo, own_hi) = own.rank_span();
-        let (enemy_lo, enemy_hi) = enemy.rank_span();
-        let reach_d = rules.max_distance();
-        let apart = enemy_lo > own_hi + reach_d || own_lo > enemy_hi + reach_d;
-        let common_rank = !(enemy_lo > own_hi || own_lo > enemy_hi);
-        let mut hits = Hits { pos: self, rules, pyramids: self.shape_bb(Shape::Pyramid), caps: MoveList::new() };
-        // Enemy pieces a regular move reaches, by distance group and
-        // direction; those reached twice or more may fall to an ambush.
-        let mut reach = Reach { by: [[Bitboard::EMPTY; 4]; 4], twice: Bitboard::EMPTY };
-        if (rules.encounter || rules.ambush) && !apart {
-            let mut once = Bitboard::EMPTY;
-            for j in 0..rules.n_distances as usize {
-                let k = rules.distances[j];
-                crate::each_dir!(D => {
-                    let src = g.movers[j] & g.open[D as usize][k as usize - 1];
-                    let r = match k {
-                        1 => src.shift(D, 1),
-                        2 => src.shift(D, 2),
-                        3 => src.shift(D, 3),
-                        _ => src.shift(D, 4),
-                    } & enemy;
-                    reach.by[j][D as usize] = r;
-                    reach.twice |= once & r;
-                    once |= r;
-                });
-            }
-        }
-        if rules.encounter && !apart {
-            encounter::captures(&mut hits, &reach);
-        }
-        if rules.ambush && !apart {
-            ambush::captures(&mut hits, &reach);
-        }
-        if rules.sally {
-            sally::captures(&mut hits, common_rank);
-        }
-        // Several reasons for one (from, to, kind) make one move.
-        let caps = &mut hits.caps;
-        if caps.len() > 1 {
-            caps.sort_unstable();
-            let mut w = 1;
-            for r in 1..caps.len() {
-                if caps[r] != caps[w - 1] {
-                    caps[w] = caps[r];
-                    w += 1;
-                }
-            }
-            caps.truncate(w);
-        }
-        for &m in caps.iter() {
-            emit(m);
-        }
+        let pos = self;
+        with_bit_instructions!(captures_body(pos: &Position, rules: &RuleSet, out: &mut MoveList) -> ())
     }
 
     /// The position after a move (which must be legal): its capture or
     /// strike, then every enemy piece it besieges removed.
+    #[inline]
     pub fn play(&self, m: Move, rules: &RuleSet) -> Position {
         let mut next = *self;
         next.play_in_place(m, rules);

@@ -227,7 +227,7 @@ impl RuleSet {
         self
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn distance(&self, shape: Shape) -> u8 {
         self.distance[shape.index()]
     }
@@ -238,6 +238,7 @@ impl RuleSet {
     }
 
     /// The longest regular move.
+    #[inline]
     pub fn max_distance(&self) -> u8 {
         self.distances[0]
     }

@@ -14,11 +14,15 @@ pub(crate) fn captures(hits: &mut Hits, lateral: bool) {
     let pos = hits.pos;
     let own = pos.occupied(pos.side_to_move());
     let enemy = pos.occupied(pos.side_to_move().other());
-    let all = pos.all();
+    let all = own | enemy;
     let free = !all;
     let min = hits.rules.sally_min_between;
+    // Pyramids attack with several values and are struck at their bottom
+    // layer: pairs involving one take the general way.
+    let own_pyramids = own & hits.pyramids;
     crate::each_dir!(D => {
-        if lateral || matches!(D, Dir::North | Dir::South) {
+        let vertical = matches!(D, Dir::North | Dir::South);
+        if lateral || vertical {
             let mut start = (own.step(D) & free).step(D) & free;
             for _ in 2..min {
                 start = start.step(D) & free;
@@ -27,10 +31,11 @@ pub(crate) fn captures(hits: &mut Hits, lateral: bool) {
             for t in lined.iter() {
                 // The attacker: the first piece behind the target.
                 let Some(from) = all.nearest(t, D.opposite()) else { continue };
-                // Squares strictly between, from the index difference.
-                let gap = from.0.abs_diff(t.0) as u32;
-                let n = if matches!(D, Dir::North | Dir::South) { gap / 8 } else { gap } - 1;
-                if hits.pyramids.contains(from) || hits.pyramids.contains(t) {
+                // Squares strictly between, from the index difference (the
+                // target lies ahead of the attacker in `D`).
+                let gap = if matches!(D, Dir::North | Dir::East) { t.0 - from.0 } else { from.0 - t.0 } as u32;
+                let n = if vertical { gap >> 3 } else { gap } - 1;
+                if own_pyramids.contains(from) || hits.pyramids.contains(t) {
                     hits.attack(from, t, n);
                 } else if pos.value_at(from) as u32 * n == pos.value_at(t) as u32 {
                     // Two men: one attack value, one target value.

@@ -2,6 +2,7 @@
 //! open, and that touches a piece of the mover orthogonally, is removed.
 
 use super::bitboard::{Bitboard, Dir};
+use super::movegen::Paths;
 use super::piece::Side;
 use super::position::Position;
 use super::rules::RuleSet;
@@ -15,16 +16,6 @@ pub fn besieged(pos: &Position, mover: Side, rules: &RuleSet) -> Bitboard {
     if enemy.is_empty() {
         return Bitboard::EMPTY;
     }
-    let free = !pos.all();
-    let mut out = Bitboard::EMPTY;
-    for j in 0..rules.n_distances as usize {
-        let k = rules.distances[j];
-        let pieces = pos.distance_group(rules, j) & enemy;
-        if pieces.is_empty() {
-            continue;
-        }
-        let open = Dir::ALL.into_iter().fold(Bitboard::EMPTY, |acc, d| acc | Bitboard::open(free, d, k));
-        out |= pieces - open;
-    }
-    out
+    let paths = Paths::new(!pos.all(), rules.max_distance());
+    pos.stuck(rules, mover.other(), &paths) & enemy
 }
