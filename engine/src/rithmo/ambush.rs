@@ -11,7 +11,8 @@ use super::position::AttackSet;
 use super::square::Square;
 
 /// Every ambush onto the enemy pieces that two or more regular moves reach:
-/// each of those pieces may be the one that moves, any other its partner.
+/// each of those pieces may be the one that moves, any other its partner
+/// (the attackers are where `hits.pos` has them).
 pub(crate) fn captures(hits: &mut Hits, reach: &Reach) {
     let (pos, rules) = (hits.pos, hits.rules);
     for t in reach.twice.iter() {
@@ -24,7 +25,7 @@ pub(crate) fn captures(hits: &mut Hits, reach: &Reach) {
                 }
             }
         }
-        let whole = pos.value_at(t) as u32;
+        let whole = hits.value_at(t) as u32;
         let bottom = match pos.pyramid_at(t) {
             Some(p) if rules.pyramid_strikes && p.len >= 2 => p.bottom().value() as u32,
             _ => u32::MAX,

@@ -266,6 +266,14 @@ impl Bitboard {
         ((self.0.trailing_zeros() / 8) as u8, ((127 - self.0.leading_zeros()) / 8) as u8)
     }
 
+    /// Whether the ranks two non-empty sets span overlap (a rank can hold
+    /// squares of both only then).
+    #[inline(always)]
+    pub fn spans_meet(self, other: Bitboard) -> bool {
+        let ((a_lo, a_hi), (b_lo, b_hi)) = (self.rank_span(), other.rank_span());
+        a_lo <= b_hi && b_lo <= a_hi
+    }
+
     pub fn iter(self) -> SquareIter {
         SquareIter(self.0)
     }

@@ -113,7 +113,7 @@ pub fn features(pos: &Position, rules: &RuleSet) -> Features {
     };
 
     let paths = Paths::new(!pos.all(), rules.max_distance());
-    let mobility = pos.mobility(rules, me, &paths) as i32 - pos.mobility(rules, them, &paths) as i32;
+    let mobility = pos.mobility(rules, me) as i32 - pos.mobility(rules, them) as i32;
     let (stuck_them, touching_them) = exposure(pos, rules, them, &paths);
     let (stuck_me, touching_me) = exposure(pos, rules, me, &paths);
 

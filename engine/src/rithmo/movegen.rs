@@ -11,7 +11,8 @@ use super::bitboard::{Bitboard, Dir};
 use super::moves::{Move, MoveKind, MoveList};
 use super::piece::{Shape, Side};
 use super::position::{Position, Snapshot};
-use super::rules::RuleSet;
+use super::rules::{RuleSet, Victory};
+use super::sally::Lines;
 use super::square::Square;
 use super::{ambush, encounter, sally, siege};
 
@@ -29,9 +30,21 @@ pub(crate) struct Hits<'a> {
     pub rules: &'a RuleSet,
     pub pyramids: Bitboard,
     pub caps: &'a mut MoveList,
+    /// A man moved from `.0` to `.1` since `pos` (the board is read as after
+    /// that move), or two squares off the board.
+    pub moved: (Square, Square),
 }
 
+/// No move since the position.
+pub(crate) const UNMOVED: (Square, Square) = (Square(u8::MAX), Square(u8::MAX));
+
 impl Hits<'_> {
+    /// The value of the piece on `s` (a pyramid's current total).
+    #[inline(always)]
+    pub fn value_at(&self, s: Square) -> u16 {
+        self.pos.value_at(if s == self.moved.1 { self.moved.0 } else { s })
+    }
+
     /// The piece on `from` attacking the enemy piece on `t` with each of its
     /// attack values times `times` (1 for an encounter, the squares between
     /// for a sally): a capture at the target's whole value, a strike at the
@@ -39,7 +52,8 @@ impl Hits<'_> {
     #[inline(always)]
     pub fn attack(&mut self, from: Square, t: Square, times: u32) {
         let pos = self.pos;
-        let whole = pos.value_at(t) as u32;
+        let whole = self.value_at(t) as u32;
+        let man = self.value_at(from);
         let bottom = if self.pyramids.contains(t) {
             match pos.pyramid_at(t) {
                 Some(p) if self.rules.pyramid_strikes && p.len >= 2 => p.bottom().value() as u32,
@@ -61,7 +75,7 @@ impl Hits<'_> {
                 try_value(a as u32 * times);
             }
         } else {
-            try_value(pos.value_at(from) as u32 * times);
+            try_value(man as u32 * times);
         }
     }
 }
@@ -157,18 +171,14 @@ fn by_distance(pos: &Position, rules: &RuleSet, among: Bitboard) -> [Bitboard; 8
     m
 }
 
-/// The plain moves of `movers` (by distance) over `paths`.
-#[inline(always)]
-fn plain_count(rules: &RuleSet, paths: &Paths, movers: &[Bitboard; 8]) -> u32 {
-    let mut n = 0;
-    crate::each_dir!(D => {
-        let o = &paths.open[D as usize];
-        n += (movers[1] & o[1]).count() + (movers[2] & o[2]).count() + (movers[3] & o[3]).count();
-        if rules.max_distance() > 3 {
-            n += (movers[4] & o[4]).count();
-        }
-    });
-    n
+/// The board as one side sees it: its pieces by the distance they move,
+/// the enemy's pieces, and the free squares; perhaps one plain move of a
+/// man after the position it is read from (`moved`, see [`Hits`]).
+struct Sides<'a> {
+    own: Bitboard,
+    enemy: Bitboard,
+    movers: &'a [Bitboard; 8],
+    moved: (Square, Square),
 }
 
 /// Every move of the side to move: the plain ones by distance (longest
@@ -176,16 +186,18 @@ fn plain_count(rules: &RuleSet, paths: &Paths, movers: &[Bitboard; 8]) -> u32 {
 #[inline(always)]
 fn generate_body(pos: &Position, rules: &RuleSet, out: &mut MoveList) {
     let paths = Paths::new(!pos.all(), rules.max_distance());
-    let movers = by_distance(pos, rules, pos.occupied(pos.side_to_move()));
+    let (own, enemy) = (pos.occupied(pos.side_to_move()), pos.occupied(pos.side_to_move().other()));
+    let movers = by_distance(pos, rules, own);
+    let sides = Sides { own, enemy, movers: &movers, moved: UNMOVED };
     for &k in &rules.distances[..rules.n_distances as usize] {
         for dir in Dir::ALL {
-            for from in (movers[k as usize & 7] & paths.open(dir, k)).iter() {
+            for from in (sides.movers[k as usize & 7] & paths.open(dir, k)).iter() {
                 let to = Square((from.0 as i16 + dir.delta() as i16 * k as i16) as u8);
                 out.push(Move::new(from, to, MoveKind::Plain));
             }
         }
     }
-    each_capture(pos, rules, &movers, out);
+    each_capture(pos, rules, &sides, None, out);
 }
 
 /// The squares from which the squares at distances 1, 2, 3 and 4 (up to
@@ -204,42 +216,156 @@ fn open_along(free: Bitboard, d: Dir, max: u8) -> [Bitboard; 5] {
     [Bitboard::FULL, o1, o2, o3, o4]
 }
 
-/// The number of legal moves: the plain ones counted by population, the
-/// captures found.
+/// The plain moves of `movers` (by distance) over the `free` squares,
+/// counted by population.
 #[inline(always)]
-fn count_body(pos: &Position, rules: &RuleSet) -> usize {
+fn plain_count(rules: &RuleSet, free: Bitboard, movers: &[Bitboard; 8]) -> usize {
+    let max = rules.max_distance();
+    let [_, m1, m2, m3, m4, ..] = *movers;
+    let mut n = 0;
+    crate::each_dir!(D => {
+        let [_, o1, o2, o3, o4] = open_along(free, D, max);
+        n += (m1 & o1).count() + (m2 & o2).count() + (m3 & o3).count();
+        if max > 3 {
+            n += (m4 & o4).count();
+        }
+    });
+    n as usize
+}
+
+/// The pieces of `movers` (by distance) none of whose moves is open over
+/// `paths`.
+#[inline(always)]
+fn stuck(rules: &RuleSet, paths: &Paths, movers: &[Bitboard; 8]) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    for &k in &rules.distances[..rules.n_distances as usize] {
+        out |= movers[k as usize & 7] - paths.any(k);
+    }
+    out
+}
+
+/// The number of legal moves: the plain ones counted by population, the
+/// captures found (the sallies off the lines a move changed known before
+/// it, if `known`).
+#[inline(always)]
+fn count_body(pos: &Position, rules: &RuleSet, known: Option<(&sally::Known, Lines)>) -> usize {
     if pos.is_over(rules) {
         return 0;
     }
-    let free = !pos.all();
-    let max = rules.max_distance();
-    let movers = by_distance(pos, rules, pos.occupied(pos.side_to_move()));
-    let (m1, m2, m3, m4) = (movers[1], movers[2], movers[3], movers[4]);
-    let mut n = 0;
-    crate::each_dir!(D => {
-        let o = open_along(free, D, max);
-        n += (m1 & o[1]).count() + (m2 & o[2]).count() + (m3 & o[3]).count();
-        if max > 3 {
-            n += (m4 & o[4]).count();
-        }
-    });
+    let (own, enemy) = (pos.occupied(pos.side_to_move()), pos.occupied(pos.side_to_move().other()));
+    let movers = by_distance(pos, rules, own);
+    let sides = Sides { own, enemy, movers: &movers, moved: UNMOVED };
+    let n = plain_count(rules, !(own | enemy), &movers);
     let mut caps = MoveList::new();
-    each_capture(pos, rules, &movers, &mut caps);
-    n as usize + caps.len()
+    each_capture(pos, rules, &sides, known, &mut caps);
+    n + caps.len()
 }
 
 #[inline(always)]
 fn captures_body(pos: &Position, rules: &RuleSet, out: &mut MoveList) {
-    let movers = by_distance(pos, rules, pos.occupied(pos.side_to_move()));
-    each_capture(pos, rules, &movers, out);
+    let (own, enemy) = (pos.occupied(pos.side_to_move()), pos.occupied(pos.side_to_move().other()));
+    let movers = by_distance(pos, rules, own);
+    each_capture(pos, rules, &Sides { own, enemy, movers: &movers, moved: UNMOVED }, None, out);
+}
+
+/// The moves of the replies to each move of a position, counted: what
+/// perft needs at its last two plies. A plain move of a man that besieges
+/// nothing changes little, and the replies are counted from the position
+/// before it without playing it; other moves are played and taken back.
+/// Either way the replies' sallies off the lines a move changes carry over.
+pub(crate) struct Replies {
+    known: sally::Known,
+    /// The replier's pieces by the distance they move.
+    movers: [Bitboard; 8],
+    /// Whether a quiet move ends the game (the mover's victory by the men
+    /// it has taken, or the quiet-ply limit).
+    quiet_ends: bool,
+    /// Whether the victory depends on the men taken alone (a proper
+    /// victory depends on the board: such moves are played).
+    by_count: bool,
+}
+
+impl Replies {
+    pub fn new(pos: &Position, rules: &RuleSet) -> Replies {
+        let mover = pos.side_to_move();
+        let replier = mover.other();
+        let by_count = !matches!(rules.victory, Victory::Great | Victory::Greater | Victory::Excellent);
+        let limit = rules.quiet_plies_draw;
+        Replies {
+            known: sally::Known::new(pos, rules, replier),
+            movers: by_distance(pos, rules, pos.occupied(replier)),
+            quiet_ends: by_count && pos.victory_by(rules, mover) || limit > 0 && pos.clock.saturating_add(1) >= limit,
+            by_count,
+        }
+    }
+
+    /// The number of legal replies to `m` (legal in `pos`, which it leaves
+    /// as it was).
+    pub fn count(&self, pos: &mut Position, rules: &RuleSet, m: Move, snap: &mut Snapshot) -> usize {
+        if self.by_count
+            && m.kind == MoveKind::Plain
+            && !pos.shape_bb(Shape::Pyramid).contains(m.from)
+            && let Some(n) = self.quiet(pos, rules, m)
+        {
+            return n;
+        }
+        pos.make_into(m, rules, snap);
+        let changed = Lines::through(snap.removed().with(m.from).with(m.to));
+        let n = pos.count_moves_knowing(rules, &self.known, changed);
+        pos.unmake(m, snap);
+        n
+    }
+
+    fn quiet(&self, pos: &Position, rules: &RuleSet, m: Move) -> Option<usize> {
+        let replies = self;
+        with_bit_instructions!(quiet_count(pos: &Position, rules: &RuleSet, replies: &Replies, m: Move) -> Option<usize>)
+    }
+}
+
+/// The replies to the plain move `m` of a man, counted without playing it;
+/// `None` if it besieges something.
+#[inline(always)]
+fn quiet_count(pos: &Position, rules: &RuleSet, replies: &Replies, m: Move) -> Option<usize> {
+    let mover = pos.side_to_move();
+    let moved = Bitboard::from_square(m.from) | Bitboard::from_square(m.to);
+    let sides = Sides {
+        own: pos.occupied(mover.other()),
+        enemy: pos.occupied(mover) ^ moved,
+        movers: &replies.movers,
+        moved: (m.from, m.to),
+    };
+    let free = !(sides.own | sides.enemy);
+    // The replier's pieces that touch the mover's and cannot move are
+    // besieged.
+    if rules.siege {
+        let e = sides.enemy;
+        let touching = (e.step(Dir::North) | e.step(Dir::South) | e.step(Dir::East) | e.step(Dir::West)) & sides.own;
+        if !touching.is_empty()
+            && !(touching & stuck(rules, &Paths::new(free, rules.max_distance()), sides.movers)).is_empty()
+        {
+            return None;
+        }
+    }
+    let n = plain_count(rules, free, sides.movers);
+    if replies.quiet_ends {
+        return Some(0);
+    }
+    let mut caps = MoveList::new();
+    each_capture(pos, rules, &sides, Some((&replies.known, Lines::through(moved))), &mut caps);
+    Some(n + caps.len())
 }
 
 /// Appends the captures and strikes by encounter, ambush and sally to
 /// `out`, sorted, each (from, to, kind) once however many reasons allow it.
 #[inline(always)]
-fn each_capture(pos: &Position, rules: &RuleSet, movers: &[Bitboard; 8], out: &mut MoveList) {
-    let own = pos.occupied(pos.side_to_move());
-    let enemy = pos.occupied(pos.side_to_move().other());
+fn each_capture(
+    pos: &Position,
+    rules: &RuleSet,
+    sides: &Sides,
+    known: Option<(&sally::Known, Lines)>,
+    out: &mut MoveList,
+) {
+    let (own, enemy, movers) = (sides.own, sides.enemy, sides.movers);
     if own.is_empty() || enemy.is_empty() {
         return;
     }
@@ -250,15 +376,15 @@ fn each_capture(pos: &Position, rules: &RuleSet, movers: &[Bitboard; 8], out: &m
     let (enemy_lo, enemy_hi) = enemy.rank_span();
     let reach_d = rules.max_distance();
     let apart = enemy_lo > own_hi + reach_d || own_lo > enemy_hi + reach_d;
-    let common_rank = !(enemy_lo > own_hi || own_lo > enemy_hi);
+    let common_rank = own.spans_meet(enemy);
     let first = out.len();
-    let mut hits = Hits { pos, rules, pyramids: pos.shape_bb(Shape::Pyramid), caps: out };
+    let mut hits = Hits { pos, rules, pyramids: pos.shape_bb(Shape::Pyramid), caps: out, moved: sides.moved };
     if (rules.encounter || rules.ambush) && !apart {
         // Enemy pieces a regular move reaches, by distance and direction;
         // those reached twice or more may fall to an ambush.
         let mut reach = Reach { by: [[Bitboard::EMPTY; 4]; 8], twice: Bitboard::EMPTY };
         let mut once = Bitboard::EMPTY;
-        let free = !pos.all();
+        let free = !(own | enemy);
         crate::each_dir!(D => {
             let o = open_along(free, D, reach_d);
             for &k in &rules.distances[..rules.n_distances as usize] {
@@ -282,7 +408,13 @@ fn each_capture(pos: &Position, rules: &RuleSet, movers: &[Bitboard; 8], out: &m
         }
     }
     if rules.sally {
-        sally::captures(&mut hits, common_rank);
+        match known {
+            None => sally::captures(&mut hits, own, enemy, common_rank, Lines::ALL),
+            Some((known, changed)) => {
+                known.kept(changed, hits.caps);
+                sally::captures(&mut hits, own, enemy, common_rank, changed);
+            }
+        }
     }
     // Several reasons for one (from, to, kind) make one move.
     let caps = &mut out[first..];
@@ -310,17 +442,12 @@ impl Position {
     /// The pieces of `side` that cannot move over `paths`.
     #[inline(always)]
     pub(crate) fn stuck(&self, rules: &RuleSet, side: Side, paths: &Paths) -> Bitboard {
-        let m = by_distance(self, rules, self.occupied(side));
-        let mut out = Bitboard::EMPTY;
-        for &k in &rules.distances[..rules.n_distances as usize] {
-            out |= m[k as usize & 7] - paths.any(k);
-        }
-        out
+        stuck(rules, paths, &by_distance(self, rules, self.occupied(side)))
     }
 
     /// The plain moves `side` would have here (whoever is to move).
-    pub(crate) fn mobility(&self, rules: &RuleSet, side: Side, paths: &Paths) -> u32 {
-        plain_count(rules, paths, &by_distance(self, rules, self.occupied(side)))
+    pub(crate) fn mobility(&self, rules: &RuleSet, side: Side) -> u32 {
+        plain_count(rules, !self.all(), &by_distance(self, rules, self.occupied(side))) as u32
     }
 
     /// Every legal move, none when the game is over (a victory reached or
@@ -345,7 +472,17 @@ impl Position {
     /// listing the plain ones: what perft needs at its last ply.
     pub fn count_moves(&self, rules: &RuleSet) -> usize {
         let pos = self;
-        with_bit_instructions!(count_body(pos: &Position, rules: &RuleSet) -> usize)
+        let known = None;
+        with_bit_instructions!(count_body(pos: &Position, rules: &RuleSet, known: Option<(&sally::Known, Lines)>) -> usize)
+    }
+
+    /// [`Position::count_moves`] one move after a position where the side
+    /// to move here had the sallies `known`, the move having changed the
+    /// squares on `changed`'s lines.
+    pub(crate) fn count_moves_knowing(&self, rules: &RuleSet, known: &sally::Known, changed: Lines) -> usize {
+        let pos = self;
+        let known = Some((known, changed));
+        with_bit_instructions!(count_body(pos: &Position, rules: &RuleSet, known: Option<(&sally::Known, Lines)>) -> usize)
     }
 
     /// Captures and strikes by encounter, ambush and sally, each (from, to,
@@ -385,36 +522,45 @@ impl Position {
 
     /// Plays a move and returns what is needed to take it back exactly.
     pub fn make(&mut self, m: Move, rules: &RuleSet) -> Snapshot {
+        let mut snap = Snapshot::default();
+        self.make_into(m, rules, &mut snap);
+        snap
+    }
+
+    /// [`Position::make`] into a record kept by the caller (reused from
+    /// move to move).
+    #[inline]
+    pub fn make_into(&mut self, m: Move, rules: &RuleSet, snap: &mut Snapshot) {
         let mover = self.side_to_move();
-        let mut snap = self.snapshot(mover);
+        self.snapshot_into(mover, snap);
         // A pyramid that moves changes the pyramid table before any removal
         // would save it: save it now, so that unmaking restores the table as
         // it was before the move.
-        if self.shape_of(m.from) == Shape::Pyramid {
-            self.save_pyramids(&mut snap);
+        if self.shape_bb(Shape::Pyramid).contains(m.from) {
+            self.save_pyramids(snap);
         }
         match m.kind {
             MoveKind::Plain => self.relocate(m.from, m.to),
             MoveKind::Capture => {
-                self.note_removal(m.to, &mut snap);
+                self.note_removal(m.to, snap);
                 self.capture(m.to, mover);
                 self.relocate(m.from, m.to);
             }
             MoveKind::Strike => {
-                self.save_pyramids(&mut snap);
+                self.save_pyramids(snap);
                 self.strike(m.to, mover);
             }
         }
         let sieged = if rules.siege { siege::besieged(self, mover, rules) } else { Bitboard::EMPTY };
         for s in sieged.iter() {
-            self.note_removal(s, &mut snap);
+            self.note_removal(s, snap);
             self.capture(s, mover);
         }
         self.end_turn(m.kind == MoveKind::Plain && sieged.is_empty());
-        snap
     }
 
     /// Takes back the last move made with [`Position::make`].
+    #[inline]
     pub fn unmake(&mut self, m: Move, snap: &Snapshot) {
         let mover = self.side_to_move().other();
         self.restore(m, mover, snap);

@@ -3,11 +3,15 @@
 
 use rayon::prelude::*;
 
+use super::movegen::Replies;
 use super::moves::{Move, MoveList};
-use super::position::Position;
+use super::position::{Position, Snapshot};
 use super::rules::RuleSet;
 
-/// Leaves at `depth` plies; the last ply is counted, not played.
+/// Leaves at `depth` plies. The last ply is counted, not played; so is the
+/// one before for plain moves of men that besiege nothing (the replies are
+/// counted from the position before such a move: see [`Replies`]); other
+/// moves are made and taken back in place.
 pub fn perft(pos: &Position, rules: &RuleSet, depth: u32) -> u64 {
     let mut p = *pos;
     walk(&mut p, rules, depth)
@@ -24,8 +28,19 @@ fn walk(pos: &mut Position, rules: &RuleSet, depth: u32) -> u64 {
             }
             let mut moves = MoveList::new();
             pos.generate(rules, &mut moves);
-            // Copying a position is cheaper than taking a move back.
-            moves.iter().map(|&m| walk(&mut pos.play(m, rules), rules, depth - 1)).sum()
+            if depth == 2 {
+                let replies = Replies::new(pos, rules);
+                let mut snap = Snapshot::default();
+                return moves.iter().map(|&m| replies.count(pos, rules, m, &mut snap) as u64).sum();
+            }
+            let mut n = 0;
+            let mut snap = Snapshot::default();
+            for &m in moves.iter() {
+                pos.make_into(m, rules, &mut snap);
+                n += walk(pos, rules, depth - 1);
+                pos.unmake(m, &snap);
+            }
+            n
         }
     }
 }

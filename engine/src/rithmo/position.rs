@@ -101,10 +101,25 @@ pub struct Snapshot {
     fullmove: u16,
     hash: u64,
     captured: (u8, u32, u32),
-    /// Pieces removed (the captured one first, then the besieged).
-    removed: ArrayVec<(Square, Side, Shape, u16), 32>,
+    /// Pieces of the mover's opponent removed (the captured one first, then
+    /// the besieged), with their shapes and values: no move removes more
+    /// than the board holds.
+    removed: ArrayVec<(Square, Shape, u16), 128>,
     /// The pyramids before the move, when it took, struck or moved one.
     pyramids: Option<([Square; MAX_PYRAMIDS], [Pyramid; MAX_PYRAMIDS], u8)>,
+}
+
+impl Snapshot {
+    /// The squares emptied by the move's capture and sieges.
+    pub fn removed(&self) -> Bitboard {
+        self.removed.iter().fold(Bitboard::EMPTY, |b, &(s, ..)| b.with(s))
+    }
+}
+
+impl Default for Snapshot {
+    fn default() -> Snapshot {
+        Snapshot { clock: 0, fullmove: 0, hash: 0, captured: (0, 0, 0), removed: ArrayVec::new(), pyramids: None }
+    }
 }
 
 /// A piece as found on a square.
@@ -309,21 +324,23 @@ impl Position {
     }
 
     /// Moves the piece on `from` to the empty square `to`.
+    #[inline]
     pub(crate) fn relocate(&mut self, from: Square, to: Square) {
-        let side = if self.occ[0].contains(from) { Side::Even } else { Side::Odd };
+        let si = !self.occ[0].contains(from) as usize;
+        let side = if si == 0 { Side::Even } else { Side::Odd };
         let shape = self.shape_of(from);
-        // Found before the bitboards change: the lookup reads them.
-        let slot = self.pyramid_slot(from);
-        let si = side.index();
-        self.occ[si] = self.occ[si].without(from).with(to);
-        self.shapes[shape.index()] = self.shapes[shape.index()].without(from).with(to);
-        self.val[to.index()] = self.val[from.index()];
-        self.val[from.index()] = 0;
-        if let Some(i) = slot {
+        let both = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.occ[si] ^= both;
+        self.shapes[shape.index()] ^= both;
+        let (f, t) = (from.index() & 127, to.index() & 127);
+        let v = self.val[f];
+        self.val[t] = v;
+        self.val[f] = 0;
+        if shape == Shape::Pyramid {
+            let i = (0..self.npyr as usize & 7).find(|&i| self.pyr_sq[i] == from).expect("a pyramid's square");
             self.hash ^= zobrist::pyramid(from, side, &self.pyr[i]) ^ zobrist::pyramid(to, side, &self.pyr[i]);
             self.pyr_sq[i] = to;
         } else {
-            let v = self.val[to.index()];
             self.hash ^= zobrist::man(from, side, shape, v) ^ zobrist::man(to, side, shape, v);
         }
     }
@@ -366,17 +383,17 @@ impl Position {
         self.captured[by.index()].push(m);
     }
 
-    /// What a move changes, for taking it back with [`Position::unmake`].
-    pub(crate) fn snapshot(&self, mover: Side) -> Snapshot {
+    /// Starts the record of a move by `mover`, for taking it back with
+    /// [`Position::unmake`].
+    #[inline]
+    pub(crate) fn snapshot_into(&self, mover: Side, snap: &mut Snapshot) {
         let c = &self.captured[mover.index()];
-        Snapshot {
-            clock: self.clock,
-            fullmove: self.fullmove,
-            hash: self.hash,
-            captured: (c.len, c.value, c.digits),
-            removed: ArrayVec::new(),
-            pyramids: None,
-        }
+        snap.clock = self.clock;
+        snap.fullmove = self.fullmove;
+        snap.hash = self.hash;
+        snap.captured = (c.len, c.value, c.digits);
+        snap.removed.clear();
+        snap.pyramids = None;
     }
 
     /// Saves the pyramids before one is captured or struck.
@@ -386,22 +403,22 @@ impl Position {
         }
     }
 
-    /// Records a piece about to be removed.
+    /// Records a piece of the mover's opponent about to be removed.
     pub(crate) fn note_removal(&self, s: Square, snap: &mut Snapshot) {
-        let side = if self.occ[0].contains(s) { Side::Even } else { Side::Odd };
         let shape = self.shape_of(s);
         if shape == Shape::Pyramid {
             self.save_pyramids(snap);
         }
-        snap.removed.push((s, side, shape, self.val[s.index()]));
+        snap.removed.push((s, shape, self.val[s.index()]));
     }
 
     /// Takes back the move `m` played by `mover` from the state in `snap`.
     pub(crate) fn restore(&mut self, m: super::moves::Move, mover: Side, snap: &Snapshot) {
         use super::moves::MoveKind;
         self.side = mover;
+        let side = mover.other();
         // Pieces come back in reverse order of removal: sieges, then the capture.
-        for &(s, side, shape, value) in snap.removed.iter().rev() {
+        for &(s, shape, value) in snap.removed.iter().rev() {
             if s == m.to && m.kind == MoveKind::Capture {
                 // The capturer stands there: move it home first.
                 self.relocate(m.to, m.from);
@@ -410,10 +427,8 @@ impl Position {
             self.shapes[shape.index()] = self.shapes[shape.index()].with(s);
             self.val[s.index()] = value;
         }
-        match m.kind {
-            MoveKind::Plain => self.relocate(m.to, m.from),
-            MoveKind::Capture => {}
-            MoveKind::Strike => {}
+        if m.kind == MoveKind::Plain {
+            self.relocate(m.to, m.from);
         }
         if let Some((sq, pyr, n)) = snap.pyramids {
             self.pyr_sq = sq;

@@ -46,7 +46,11 @@ impl fmt::Display for Status {
 impl Position {
     /// Whether the side that has just moved has met the victory condition.
     pub fn victory_reached(&self, rules: &RuleSet) -> bool {
-        let by = self.side_to_move().other();
+        self.victory_by(rules, self.side_to_move().other())
+    }
+
+    /// Whether `by` has met the victory condition.
+    pub(crate) fn victory_by(&self, rules: &RuleSet, by: Side) -> bool {
         let c = self.captured_by(by);
         let (n, v) = (c.count(), c.value);
         match rules.victory {
