@@ -339,28 +339,35 @@ fn unmaking_restores_every_move_of_many_games() {
 
 /// Perft's counting of the last two plies (moves counted, not listed or
 /// played) against the moves listed and played one by one, under victories
-/// that end games early.
+/// that end games early and one quiet ply before the quiet-ply draw.
 #[test]
 fn perft_counts_equal_the_moves_listed_and_played() {
     let common = RuleSet::common();
-    let mut compared = 0;
-    for rules in [
-        common,
-        common.with_victory(Victory::Body(4)),
-        common.with_victory(Victory::Goods(60)),
-        common.with_victory(Victory::Great),
-    ] {
+    let victories = [Victory::Body(15), Victory::Body(4), Victory::Goods(60), Victory::Great];
+    let (mut compared, mut sieges) = (0, 0);
+    for rules in victories.map(|v| common.with_victory(v)) {
         for game in 0..150u64 {
             for p in random_positions(game.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 7, 120).into_iter().step_by(5) {
-                let legal = p.legal_moves(&rules);
-                assert_eq!(p.count_moves(&rules), legal.len(), "{} under {}", p, rules.victory);
-                let two: u64 = legal.iter().map(|&m| p.play(m, &rules).legal_moves(&rules).len() as u64).sum();
-                assert_eq!(perft(&p, &rules, 2), two, "perft(2) of {} under {}", p, rules.victory);
-                compared += 1;
+                let mut late = p;
+                late.clock = rules.quiet_plies_draw - 1;
+                for p in [p, late] {
+                    let legal = p.legal_moves(&rules);
+                    assert_eq!(p.count_moves(&rules), legal.len(), "{} under {}", p, rules.victory);
+                    let mut two = 0;
+                    for &m in legal.iter() {
+                        let next = p.play(m, &rules);
+                        two += next.legal_moves(&rules).len() as u64;
+                        let taken =
+                            next.captured_by(p.side_to_move()).count() - p.captured_by(p.side_to_move()).count();
+                        sieges += (m.kind == engine::rithmo::MoveKind::Plain && taken > 0) as usize;
+                    }
+                    assert_eq!(perft(&p, &rules, 2), two, "perft(2) of {} under {}", p, rules.victory);
+                    compared += 1;
+                }
             }
         }
     }
-    assert!(compared > 2000, "only {compared} positions compared");
+    assert!(compared > 4000 && sieges > 20, "only {compared} positions compared, {sieges} sieges by plain moves");
 }
 
 proptest! {
