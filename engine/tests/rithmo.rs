@@ -370,6 +370,43 @@ fn perft_counts_equal_the_moves_listed_and_played() {
     assert!(compared > 4000 && sieges > 20, "only {compared} positions compared, {sieges} sieges by plain moves");
 }
 
+/// Perft as moves listed and played one by one.
+fn naive_perft(p: &Position, rules: &RuleSet, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    p.legal_moves(rules).iter().map(|&m| naive_perft(&p.play(m, rules), rules, depth - 1)).sum()
+}
+
+/// Eight pyramids, as many as a position holds, moving, taking and taken:
+/// perft and make and unmake against moves listed and played.
+#[test]
+fn eight_pyramids_move_and_fall() {
+    let rules = RuleSet::common();
+    let start: Position =
+        "p[c3.c5],p[t6.c1],p[s9.c2],p[c7.t12],4/8/8/8/8/8/2,c4,5/c8,3,t12,3/C6,2,T9,4/3,C10,4/8/8/8/8/8/\
+                           P[C2.C4],P[T8.C1],P[S9.C3],P[C5.T10],4 e - - 0 1"
+            .parse()
+            .expect("rfen");
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+    let mut pos = start;
+    for ply in 0..40 {
+        let legal = pos.legal_moves(&rules);
+        if legal.is_empty() {
+            break;
+        }
+        assert_eq!(perft(&pos, &rules, 3), naive_perft(&pos, &rules, 3), "ply {ply}: {pos}");
+        for &m in legal.iter() {
+            let mut q = pos;
+            let snap = q.make(m, &rules);
+            assert_eq!(q, pos.play(m, &rules), "{pos} then {m}");
+            q.unmake(m, &snap);
+            assert_eq!(q, pos, "{pos} then {m} taken back");
+        }
+        pos = pos.play(common::biased_move(&legal, 0.8, &mut rng), &rules);
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 

@@ -17,9 +17,10 @@ pub(crate) fn captures(hits: &mut Hits, reach: &Reach) {
     let (pos, rules) = (hits.pos, hits.rules);
     for t in reach.twice.iter() {
         let mut by: ArrayVec<(Square, AttackSet), 16> = ArrayVec::new();
-        for &k in &rules.distances[..rules.n_distances as usize] {
+        for j in 0..(rules.n_distances as usize).min(4) {
+            let k = rules.distances[j];
             for d in Dir::ALL {
-                if reach.by[k as usize & 7][d as usize].contains(t) {
+                if reach.by[j][d as usize].contains(t) {
                     let from = Square((t.0 as i16 - d.delta() as i16 * k as i16) as u8);
                     by.push((from, pos.attack_values(from, rules.pyramid_attacks_with_total)));
                 }

@@ -14,7 +14,7 @@
 //! - **Advance**: pieces toward the enemy half, where proper victories are won.
 
 use super::bitboard::{Bitboard, Dir};
-use super::movegen::Paths;
+use super::movegen::{Paths, with_bit_instructions};
 use super::moves::{MoveKind, MoveList};
 use super::piece::{Shape, Side};
 use super::position::Position;
@@ -103,6 +103,11 @@ pub fn evaluate(pos: &Position, rules: &RuleSet) -> i32 {
 
 /// The evaluation's terms of a position, for the side to move.
 pub fn features(pos: &Position, rules: &RuleSet) -> Features {
+    with_bit_instructions!(features_body(pos: &Position, rules: &RuleSet) -> Features)
+}
+
+#[inline(always)]
+fn features_body(pos: &Position, rules: &RuleSet) -> Features {
     let me = pos.side_to_move();
     let them = me.other();
     let progress = progress(pos, rules, me) - progress(pos, rules, them);
@@ -119,7 +124,8 @@ pub fn features(pos: &Position, rules: &RuleSet) -> Features {
 
     // Threats: what each side could take now.
     let mine = pos.captures_list(rules);
-    let theirs = pos.with_side(them).captures_list(rules);
+    let mut theirs = MoveList::new();
+    pos.captures_of(rules, them, &mut theirs);
     let best_mine = mine.iter().map(|&m| men_taken(pos, m)).max().unwrap_or(0);
     let mut threatened = Bitboard::EMPTY;
     for m in theirs.iter() {
@@ -166,6 +172,7 @@ fn progress(pos: &Position, rules: &RuleSet, side: Side) -> i32 {
 
 /// A side's pieces that cannot move (exposed to siege), and those of them
 /// already touching an enemy piece.
+#[inline(always)]
 fn exposure(pos: &Position, rules: &RuleSet, side: Side, paths: &Paths) -> (i32, i32) {
     let enemy = pos.occupied(side.other());
     let touching = Dir::ALL.into_iter().fold(Bitboard::EMPTY, |acc, d| acc | enemy.step(d));

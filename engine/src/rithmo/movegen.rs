@@ -16,10 +16,11 @@ use super::sally::Lines;
 use super::square::Square;
 use super::{ambush, encounter, sally, siege};
 
-/// The enemy pieces regular moves reach: by the distance and direction of
-/// the move, and those reached by two moves or more.
+/// The enemy pieces regular moves reach: by the distance group (the
+/// rules' `j`-th distance) and direction of the move, and those reached by
+/// two moves or more.
 pub(crate) struct Reach {
-    pub by: [[Bitboard; 4]; 8],
+    pub by: [[Bitboard; 4]; 4],
     pub twice: Bitboard,
 }
 
@@ -262,8 +263,8 @@ fn count_body(pos: &Position, rules: &RuleSet, known: Option<(&sally::Known, Lin
 }
 
 #[inline(always)]
-fn captures_body(pos: &Position, rules: &RuleSet, out: &mut MoveList) {
-    let (own, enemy) = (pos.occupied(pos.side_to_move()), pos.occupied(pos.side_to_move().other()));
+fn captures_body(pos: &Position, rules: &RuleSet, side: Side, out: &mut MoveList) {
+    let (own, enemy) = (pos.occupied(side), pos.occupied(side.other()));
     let movers = by_distance(pos, rules, own);
     each_capture(pos, rules, &Sides { own, enemy, movers: &movers, moved: UNMOVED }, None, out);
 }
@@ -382,12 +383,13 @@ fn each_capture(
     if (rules.encounter || rules.ambush) && !apart {
         // Enemy pieces a regular move reaches, by distance and direction;
         // those reached twice or more may fall to an ambush.
-        let mut reach = Reach { by: [[Bitboard::EMPTY; 4]; 8], twice: Bitboard::EMPTY };
+        let mut reach = Reach { by: [[Bitboard::EMPTY; 4]; 4], twice: Bitboard::EMPTY };
         let mut once = Bitboard::EMPTY;
         let free = !(own | enemy);
         crate::each_dir!(D => {
             let o = open_along(free, D, reach_d);
-            for &k in &rules.distances[..rules.n_distances as usize] {
+            for j in 0..(rules.n_distances as usize).min(4) {
+                let k = rules.distances[j];
                 let src = movers[k as usize & 7] & o[(k as usize - 1) & 3];
                 let r = match k {
                     1 => src.shift(D, 1),
@@ -395,7 +397,7 @@ fn each_capture(
                     3 => src.shift(D, 3),
                     _ => src.shift(D, 4),
                 } & enemy;
-                reach.by[k as usize & 7][D as usize] = r;
+                reach.by[j][D as usize] = r;
                 reach.twice |= once & r;
                 once |= r;
             }
@@ -446,6 +448,7 @@ impl Position {
     }
 
     /// The plain moves `side` would have here (whoever is to move).
+    #[inline(always)]
     pub(crate) fn mobility(&self, rules: &RuleSet, side: Side) -> u32 {
         plain_count(rules, !self.all(), &by_distance(self, rules, self.occupied(side))) as u32
     }
@@ -488,8 +491,14 @@ impl Position {
     /// Captures and strikes by encounter, ambush and sally, each (from, to,
     /// kind) once however many reasons allow it.
     pub fn captures(&self, rules: &RuleSet, out: &mut MoveList) {
+        self.captures_of(rules, self.side_to_move(), out);
+    }
+
+    /// The captures and strikes `side` would have here (whoever is to
+    /// move), as [`Position::captures`] lists them.
+    pub fn captures_of(&self, rules: &RuleSet, side: Side, out: &mut MoveList) {
         let pos = self;
-        with_bit_instructions!(captures_body(pos: &Position, rules: &RuleSet, out: &mut MoveList) -> ())
+        with_bit_instructions!(captures_body(pos: &Position, rules: &RuleSet, side: Side, out: &mut MoveList) -> ())
     }
 
     /// The position after a move (which must be legal): its capture or

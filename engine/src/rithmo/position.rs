@@ -337,7 +337,9 @@ impl Position {
         self.val[t] = v;
         self.val[f] = 0;
         if shape == Shape::Pyramid {
-            let i = (0..self.npyr as usize & 7).find(|&i| self.pyr_sq[i] == from).expect("a pyramid's square");
+            let i = (0..(self.npyr as usize).min(MAX_PYRAMIDS))
+                .find(|&i| self.pyr_sq[i] == from)
+                .expect("a pyramid's square");
             self.hash ^= zobrist::pyramid(from, side, &self.pyr[i]) ^ zobrist::pyramid(to, side, &self.pyr[i]);
             self.pyr_sq[i] = to;
         } else {

@@ -5,6 +5,8 @@
 //! and by quiet plies, and scores of forced victories by their distance.
 
 use std::sync::Arc;
+
+use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -366,7 +368,15 @@ impl Searcher {
                 }
             }
         };
-        moves.sort_by_cached_key(|m| std::cmp::Reverse(score(m)));
+        // Best first, ties in generation order; keys on the stack, not the
+        // heap.
+        let mut keyed: ArrayVec<(std::cmp::Reverse<i32>, u16), 512> =
+            moves.iter().enumerate().map(|(i, m)| (std::cmp::Reverse(score(m)), i as u16)).collect();
+        keyed.sort_unstable();
+        let before = moves.clone();
+        for (slot, &(_, i)) in moves.iter_mut().zip(keyed.iter()) {
+            *slot = before[i as usize];
+        }
     }
 
     fn negamax(&mut self, pos: &Position, depth: i32, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
