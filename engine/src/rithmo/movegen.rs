@@ -411,10 +411,10 @@ fn each_capture(
     }
     if rules.sally {
         match known {
-            None => sally::captures(&mut hits, own, enemy, common_rank, Lines::ALL),
+            None => sally::captures(&mut hits, own, enemy, common_rank),
             Some((known, changed)) => {
                 known.kept(changed, hits.caps);
-                sally::captures(&mut hits, own, enemy, common_rank, changed);
+                sally::captures_on(&mut hits, own, enemy, common_rank, changed);
             }
         }
     }
