@@ -181,3 +181,35 @@ impl Known {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_column_holds_its_file_square_by_square() {
+        let mut x: u128 = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C834;
+        for _ in 0..200 {
+            // A xorshift step: boards of every density.
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            for b in [Bitboard(x), Bitboard(x & x.rotate_left(37)), Bitboard(x | x.rotate_left(71))] {
+                for f in 0..8 {
+                    let want = (0..16).filter(|&r| b.contains(Square::new(f as u8, r))).fold(0, |c, r| c | 1 << r);
+                    assert_eq!(column(b, f), want, "file {f} of {b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lines_through_squares() {
+        let s = Bitboard::EMPTY.with("c4".parse().unwrap()).with("h16".parse().unwrap());
+        let lines = Lines::through(s);
+        assert_eq!((lines.files, lines.ranks), (1 << 2 | 1 << 7, 1 << 3 | 1 << 15));
+        let along_c = Move::new("c4".parse().unwrap(), "c9".parse().unwrap(), MoveKind::Capture);
+        let along_rank_9 = Move::new("a9".parse().unwrap(), "f9".parse().unwrap(), MoveKind::Capture);
+        assert!(lines.holds(along_c) && !lines.holds(along_rank_9));
+    }
+}
