@@ -15,7 +15,7 @@
 
 use super::bitboard::{Bitboard, Dir};
 use super::movegen::{Paths, with_bit_instructions};
-use super::moves::{MoveKind, MoveList};
+use super::moves::{Move, MoveKind, MoveList};
 use super::piece::{Shape, Side};
 use super::position::Position;
 use super::rules::{RuleSet, Victory};
@@ -103,11 +103,18 @@ pub fn evaluate(pos: &Position, rules: &RuleSet) -> i32 {
 
 /// The evaluation's terms of a position, for the side to move.
 pub fn features(pos: &Position, rules: &RuleSet) -> Features {
-    with_bit_instructions!(features_body(pos: &Position, rules: &RuleSet) -> Features)
+    let mine = pos.captures_list(rules);
+    features_knowing(pos, rules, &mine)
+}
+
+/// [`features`] of a position whose moves are known: `moves` holds every
+/// capture and strike of the side to move (and perhaps plain moves).
+pub fn features_knowing(pos: &Position, rules: &RuleSet, moves: &[Move]) -> Features {
+    with_bit_instructions!(features_body(pos: &Position, rules: &RuleSet, moves: &[Move]) -> Features)
 }
 
 #[inline(always)]
-fn features_body(pos: &Position, rules: &RuleSet) -> Features {
+fn features_body(pos: &Position, rules: &RuleSet, moves: &[Move]) -> Features {
     let me = pos.side_to_move();
     let them = me.other();
     let progress = progress(pos, rules, me) - progress(pos, rules, them);
@@ -123,10 +130,9 @@ fn features_body(pos: &Position, rules: &RuleSet) -> Features {
     let (stuck_me, touching_me) = exposure(pos, rules, me, &paths);
 
     // Threats: what each side could take now.
-    let mine = pos.captures_list(rules);
     let mut theirs = MoveList::new();
     pos.captures_of(rules, them, &mut theirs);
-    let best_mine = mine.iter().map(|&m| men_taken(pos, m)).max().unwrap_or(0);
+    let best_mine = moves.iter().filter(|m| m.is_tactical()).map(|&m| men_taken(pos, m)).max().unwrap_or(0);
     let mut threatened = Bitboard::EMPTY;
     for m in theirs.iter() {
         threatened = threatened.with(m.to);
@@ -182,14 +188,32 @@ fn exposure(pos: &Position, rules: &RuleSet, side: Side, paths: &Paths) -> (i32,
 
 /// Ranks advanced toward the enemy, a little per rank.
 fn advance(pos: &Position, side: Side) -> i32 {
-    pos.occupied(side)
-        .iter()
-        .map(|s| match side {
-            Side::Even => s.rank() as i32,
-            Side::Odd => 15 - s.rank() as i32,
-        })
-        .sum::<i32>()
+    let occ = pos.occupied(side);
+    // The ranks summed bit by bit: the squares whose rank has bit `k` set
+    // count 2^k each.
+    let ranks: i32 = (0..4).map(|k| (occ & Bitboard(RANK_BIT[k])).count() as i32 * (1 << k)).sum();
+    match side {
+        Side::Even => ranks,
+        Side::Odd => 15 * occ.count() as i32 - ranks,
+    }
 }
+
+/// The squares whose rank (0 to 15) has bit `k` set.
+const RANK_BIT: [u128; 4] = {
+    let mut m = [0u128; 4];
+    let mut s = 0;
+    while s < 128 {
+        let mut k = 0;
+        while k < 4 {
+            if (s >> 3) >> k & 1 == 1 {
+                m[k] |= 1 << s;
+            }
+            k += 1;
+        }
+        s += 1;
+    }
+    m
+};
 
 impl Position {
     /// The captures and strikes of the side to move, as a list.
@@ -197,5 +221,57 @@ impl Position {
         let mut v = MoveList::new();
         self.captures(rules, &mut v);
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions of a few games of moves picked by a simple generator.
+    fn positions() -> Vec<Position> {
+        let rules = RuleSet::common();
+        let mut out = Vec::new();
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..20 {
+            let mut pos = Position::start();
+            for _ in 0..80 {
+                let moves = pos.legal_moves(&rules);
+                if moves.is_empty() {
+                    break;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Captures first when there are any, to reach contact.
+                let tactical: Vec<Move> = moves.iter().copied().filter(|m| m.is_tactical()).collect();
+                let pick = if !tactical.is_empty() && !x.is_multiple_of(3) { &tactical[..] } else { &moves[..] };
+                pos = pos.play(pick[(x >> 8) as usize % pick.len()], &rules);
+                out.push(pos);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn terms_against_their_definitions() {
+        let rules = RuleSet::common();
+        for pos in positions() {
+            for side in [Side::Even, Side::Odd] {
+                let by_square: i32 = pos
+                    .occupied(side)
+                    .iter()
+                    .map(|s| if side == Side::Even { s.rank() as i32 } else { 15 - s.rank() as i32 })
+                    .sum();
+                assert_eq!(advance(&pos, side), by_square, "{pos}");
+                let mut all = MoveList::new();
+                pos.with_side(side).generate(&rules, &mut all);
+                let plain = all.iter().filter(|m| !m.is_tactical()).count();
+                assert_eq!(pos.mobility(&rules, side) as usize, plain, "{pos}");
+            }
+            let mut moves = MoveList::new();
+            pos.generate(&rules, &mut moves);
+            assert_eq!(features_knowing(&pos, &rules, &moves), features(&pos, &rules), "{pos}");
+        }
     }
 }

@@ -31,7 +31,7 @@ mod victory;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Dir};
-pub use eval::{Features, MAN, N_TERMS, Weights, evaluate, features};
+pub use eval::{Features, MAN, N_TERMS, Weights, evaluate, features, features_knowing};
 pub use game::{Game, Line, Rithmomachia};
 pub use moves::{Move, MoveKind, MoveList};
 pub use notation::MoveError;

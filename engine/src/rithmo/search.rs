@@ -10,7 +10,7 @@ use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::eval::{MAN, Weights, features};
+use super::eval::{MAN, Weights, features_knowing};
 use super::moves::{Move, MoveKind, MoveList};
 use super::position::Position;
 use super::rules::RuleSet;
@@ -276,9 +276,10 @@ impl Searcher {
         best
     }
 
+    /// The evaluation of a position whose moves, `moves`, are generated.
     #[inline]
-    fn eval(&self, pos: &Position) -> i32 {
-        self.weights.apply(&features(pos, &self.rules))
+    fn eval(&self, pos: &Position, moves: &[Move]) -> i32 {
+        self.weights.apply(&features_knowing(pos, &self.rules, moves))
     }
 
     fn time_up(&mut self) -> bool {
@@ -421,7 +422,7 @@ impl Searcher {
         }
         // Null move: if passing still holds beta, a move surely will.
         if self.options.null_move && !pv_node && depth >= 3 && beta.abs() < WIN_BOUND && moves.len() > 4 {
-            let stand = self.eval(pos);
+            let stand = self.eval(pos, &moves);
             if stand >= beta {
                 let passed = pos.with_side(pos.side_to_move().other());
                 self.path.push(passed.hash());
@@ -519,7 +520,7 @@ impl Searcher {
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
-        self.eval(pos)
+        self.eval(pos, &moves)
     }
 
     /// Captures, strikes and sieges until the position is quiet.
@@ -534,7 +535,7 @@ impl Searcher {
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
-        let stand = self.eval(pos);
+        let stand = self.eval(pos, &moves);
         if stand >= beta || ply >= MAX_PLY - 2 {
             return stand;
         }
