@@ -300,27 +300,33 @@ impl Replies {
         }
     }
 
-    /// The number of legal replies to `m` (legal in `pos`, which it leaves
-    /// as it was).
-    pub fn count(&self, pos: &mut Position, rules: &RuleSet, m: Move, snap: &mut Snapshot) -> usize {
-        if self.by_count
+    /// The number of legal replies to each of `moves` (legal in `pos`,
+    /// which it leaves as it was), in all.
+    pub fn count(&self, pos: &mut Position, rules: &RuleSet, moves: &[Move]) -> u64 {
+        let replies = self;
+        with_bit_instructions!(count_replies(replies: &Replies, pos: &mut Position, rules: &RuleSet, moves: &[Move]) -> u64)
+    }
+}
+
+#[inline(always)]
+fn count_replies(replies: &Replies, pos: &mut Position, rules: &RuleSet, moves: &[Move]) -> u64 {
+    let mut snap = Snapshot::default();
+    let mut n = 0;
+    for &m in moves {
+        if replies.by_count
             && m.kind == MoveKind::Plain
             && !pos.shape_bb(Shape::Pyramid).contains(m.from)
-            && let Some(n) = self.quiet(pos, rules, m)
+            && let Some(k) = quiet_count(pos, rules, replies, m)
         {
-            return n;
+            n += k as u64;
+            continue;
         }
-        pos.make_into(m, rules, snap);
+        pos.make_into(m, rules, &mut snap);
         let changed = Lines::through(snap.removed().with(m.from).with(m.to));
-        let n = pos.count_moves_knowing(rules, &self.known, changed);
-        pos.unmake(m, snap);
-        n
+        n += pos.count_moves_knowing(rules, &replies.known, changed) as u64;
+        pos.unmake(m, &snap);
     }
-
-    fn quiet(&self, pos: &Position, rules: &RuleSet, m: Move) -> Option<usize> {
-        let replies = self;
-        with_bit_instructions!(quiet_count(pos: &Position, rules: &RuleSet, replies: &Replies, m: Move) -> Option<usize>)
-    }
+    n
 }
 
 /// The replies to the plain move `m` of a man, counted without playing it;
@@ -352,7 +358,8 @@ fn quiet_count(pos: &Position, rules: &RuleSet, replies: &Replies, m: Move) -> O
         return Some(0);
     }
     let mut caps = MoveList::new();
-    each_capture(pos, rules, &sides, Some((&replies.known, Lines::through(moved))), &mut caps);
+    let changed = Lines::of_move(m);
+    each_capture(pos, rules, &sides, Some((&replies.known, changed)), &mut caps);
     Some(n + caps.len())
 }
 

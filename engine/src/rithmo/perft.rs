@@ -29,9 +29,7 @@ fn walk(pos: &mut Position, rules: &RuleSet, depth: u32) -> u64 {
             let mut moves = MoveList::new();
             pos.generate(rules, &mut moves);
             if depth == 2 {
-                let replies = Replies::new(pos, rules);
-                let mut snap = Snapshot::default();
-                return moves.iter().map(|&m| replies.count(pos, rules, m, &mut snap) as u64).sum();
+                return Replies::new(pos, rules).count(pos, rules, &moves);
             }
             let mut n = 0;
             let mut snap = Snapshot::default();

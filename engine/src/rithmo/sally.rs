@@ -30,6 +30,12 @@ impl Lines {
         lines
     }
 
+    /// The files and ranks of a move's squares.
+    #[inline(always)]
+    pub fn of_move(m: Move) -> Lines {
+        Lines { files: 1 << m.from.file() | 1 << m.to.file(), ranks: 1 << m.from.rank() | 1 << m.to.rank() }
+    }
+
     /// Whether the sally `m` runs along one of these lines.
     #[inline(always)]
     fn holds(&self, m: Move) -> bool {
