@@ -222,6 +222,28 @@ fn six_mens_endgames_under_chance_verify_and_are_exact() {
         let r = solver::merels::verify::verify(&mut sol, &Silent).unwrap();
         assert!(r.ok(), "{name}: {:?}", r.sectors.iter().flat_map(|s| &s.failures).take(5).collect::<Vec<_>>());
         assert!(r.sectors.iter().any(|c| c.sector == "3-0-4-0"), "{name}");
+        if name == "default" {
+            // A progress rank lowered to 1 where perfect play needs more
+            // moves to leave the group: the ranks no longer fall along it.
+            let s = Sector { w: 3, wf: 0, b: 4, bf: 0 };
+            sol.load_sector(s).unwrap();
+            let t = sol.table(s).unwrap();
+            let i = (0..t.indexer.size()).find(|&i| t.rank_at(i) >= 2).expect("a rank of 2 or more");
+            let mut rank = t.rank.clone();
+            rank[i as usize] = 1;
+            let values = match &t.values {
+                Values::Chance(v) => Values::Chance(v.clone()),
+                _ => panic!("chance values"),
+            };
+            let db = sol.database().unwrap().clone();
+            db.store(&Table::with_rank(t.indexer.clone(), values, t.meta, rank)).unwrap();
+            let mut sol = Solution::solve_with(rules, &o, &Silent).unwrap();
+            let r = solver::merels::verify::verify(&mut sol, &Silent).unwrap();
+            let failed: Vec<_> =
+                r.sectors.iter().filter(|c| !c.failures.is_empty()).map(|c| c.sector.clone()).collect();
+            assert_eq!(failed, ["3-0-4-0"], "a lowered rank");
+            assert!(r.sectors.iter().flat_map(|c| &c.failures).all(|f| f.computed.contains("rank")));
+        }
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -418,6 +418,13 @@ impl Solution {
         total / 72
     }
 
+    /// The progress rank of a state under chance (0 where none is stored,
+    /// see [`Table::rank`]).
+    #[inline]
+    pub fn rank(&self, st: &State) -> u16 {
+        self.tables.get(&Sector::of(st)).map_or(0, |t| t.rank_at(t.indexer.index(st)))
+    }
+
     /// The grid code of a state's value under chance (for the side to move).
     #[inline]
     pub fn code(&self, st: &State) -> Option<u32> {
