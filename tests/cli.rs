@@ -72,8 +72,11 @@ fn bad_input_exits_2_with_a_message() {
         (&["rota", "solve", "--blocked", "sometimes"], "invalid value"),
         (&["rota", "frobnicate"], "unrecognized subcommand"),
         (&["merels", "solve"], "required arguments"),
-        (&["merels", "solve", "--board", "hex"], "unknown board"),
-        (&["merels", "solve", "--board", "six", "--dice", "loaded"], "unknown dice reading"),
+        (&["merels", "solve", "--board", "hex"], "invalid value 'hex' for '--board"),
+        (
+            &["merels", "solve", "--board", "six", "--dice", "loaded"],
+            "[possible values: none, schaedler, murray, bell]",
+        ),
         (&["merels", "solve", "--board", "six", "--diagonals"], "diagonals are an option of the three board"),
         (&["merels", "probe", "six:................", "x", "6", "6", "--play", "a1,a1"], "not legal"),
         (&["arena", "--help-me"], "unexpected argument"),

@@ -72,7 +72,7 @@ fn bad_input_exits_2() {
         (vec!["rithmo", "show", "--play", "c4-c9"], "not legal"),
         (vec!["rithmo", "show", "--play", "q4-c9"], "not a square"),
         (vec!["rithmo", "analyse", "--victory", "glory:3"], "unknown victory"),
-        (vec!["rithmo", "analyse", "--rules", "boissiere"], "unknown rules preset"),
+        (vec!["rithmo", "analyse", "--rules", "boissiere"], "[possible values: common]"),
         (vec!["rithmo", "show", "--svg", "/nonexistent-dir/x.svg"], "no directory"),
         (vec!["rithmo", "analyse", "--hash", "0"], "--hash"),
     ] {

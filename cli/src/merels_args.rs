@@ -12,15 +12,34 @@ use solver::merels::{Eval, Observer, Solution, SolveOptions};
 use crate::error::{CliError, Result};
 
 /// Rules options of the merels family.
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone)]
 pub struct RuleArgs {
-    /// A player with no legal move: loses, passes, or the game is drawn
-    #[arg(long, value_name = "RULE", value_parser = ["lose", "pass", "draw"])]
-    pub blocked: Option<String>,
+    /// A player with no legal move loses, passes, or the game is drawn
+    #[arg(long, value_name = "RULE", value_enum, default_value_t = Blocked::Lose)]
+    pub blocked: Blocked,
     /// Lines closed while placing: count (win on three-men boards, capture
-    /// on the others) or forbidden [default: count; forbidden for schaedler]
-    #[arg(long, value_name = "RULE", value_parser = ["count", "forbidden"])]
-    pub placement_mills: Option<String>,
+    /// on the others) or forbidden [default: forbidden with --dice
+    /// schaedler, count otherwise]
+    #[arg(long, value_name = "RULE", value_enum)]
+    pub placement_mills: Option<PlacementMills>,
+}
+
+/// Rules options of Rota (which has no dice).
+#[derive(Args, Debug, Clone)]
+pub struct RotaRuleArgs {
+    /// A player with no legal move loses, passes, or the game is drawn
+    #[arg(long, value_name = "RULE", value_enum, default_value_t = Blocked::Lose)]
+    pub blocked: Blocked,
+    /// Lines closed while placing: count (the line wins) or forbidden
+    #[arg(long, value_name = "RULE", value_enum, default_value_t = PlacementMills::Count)]
+    pub placement_mills: PlacementMills,
+}
+
+impl RotaRuleArgs {
+    /// Rota's rules with the options.
+    pub fn rules(&self) -> Rules {
+        RuleArgs { blocked: self.blocked, placement_mills: Some(self.placement_mills) }.apply(Rules::rota())
+    }
 }
 
 /// The options that only the square boards and dice need.
@@ -46,14 +65,18 @@ pub struct MoreRuleArgs {
 
 impl RuleArgs {
     /// Applies the options to the defaults of a board and reading.
-    pub fn apply(&self, mut rules: Rules) -> Result<Rules> {
-        if let Some(b) = &self.blocked {
-            rules.blocked = b.parse::<Blocked>()?;
+    pub fn apply(&self, mut rules: Rules) -> Rules {
+        rules.blocked = self.blocked;
+        if let Some(p) = self.placement_mills {
+            rules.placement_mills = p;
         }
-        if let Some(p) = &self.placement_mills {
-            rules.placement_mills = p.parse::<PlacementMills>()?;
-        }
-        Ok(rules)
+        rules
+    }
+
+    /// Whether any option differs from its default (for a game that has
+    /// no such rules).
+    pub fn any(&self) -> bool {
+        self.blocked != Blocked::Lose || self.placement_mills.is_some()
     }
 }
 
@@ -100,7 +123,7 @@ pub fn parse_position(parts: &[String], rules: &Rules) -> Result<Position> {
 
 /// The rules a position's board calls for, with the reading and options.
 pub fn rules_for(kind: BoardKind, dice: Dice, basic: &RuleArgs, more: &MoreRuleArgs) -> Result<Rules> {
-    basic.apply(more.apply(Rules::new(kind, dice))?)
+    Ok(basic.apply(more.apply(Rules::new(kind, dice))?))
 }
 
 /// Plays actions in notation from a position, refusing illegal ones (and

@@ -7,12 +7,12 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use engine::rithmo::{
-    Game, Info, Limits, Position, RuleSet, Searcher, Side, Status, Victory, divide, perft, perft_parallel, render,
-    score_text,
+    Game, Info, Limits, Position, Preset, RuleSet, Searcher, Side, Status, Victory, divide, perft, perft_parallel,
+    render, score_text,
 };
 use serde_json::json;
 
-use crate::common::{HASH_DEFAULT_MIB, Started, check_memory, parse_hash, parse_threads};
+use crate::common::{HASH_DEFAULT_MIB, Started, check_memory, parse_depth, parse_hash, parse_threads};
 use crate::error::{CliError, Result};
 
 #[derive(Args, Debug)]
@@ -28,19 +28,20 @@ pub struct PositionArgs {
     #[arg(long, value_name = "RFEN")]
     pub fen: Option<String>,
     /// The rules preset
-    #[arg(long, default_value = "common")]
-    pub rules: String,
+    #[arg(long, value_enum, default_value_t = Preset::Common)]
+    pub rules: Preset,
     /// The victory condition: body:N, goods:V, lawsuit:V:N, honor:V:N,
-    /// honor-lawsuit:V:N:D, great, greater or excellent [default: body:15]
+    /// honor-lawsuit:V:N:D, great, greater or excellent [default: the
+    /// preset's, body:15]
     #[arg(long, value_name = "VICTORY")]
-    pub victory: Option<String>,
+    pub victory: Option<Victory>,
 }
 
 impl PositionArgs {
     pub fn resolve(&self) -> Result<(Position, RuleSet)> {
-        let mut rules = RuleSet::preset(&self.rules)?;
-        if let Some(v) = &self.victory {
-            rules = rules.with_victory(v.parse::<Victory>()?);
+        let mut rules = self.rules.rules();
+        if let Some(v) = self.victory {
+            rules = rules.with_victory(v);
         }
         let pos = match &self.fen {
             Some(f) => f.trim().parse::<Position>().map_err(|e| CliError(e.to_string()))?,
@@ -54,9 +55,10 @@ impl PositionArgs {
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
     /// Search to this depth (plies)
-    #[arg(long, conflicts_with = "movetime")]
+    #[arg(long, conflicts_with = "movetime", value_parser = parse_depth)]
     pub depth: Option<u32>,
-    /// Search for this many milliseconds
+    /// Search for this many milliseconds [default, when neither --depth nor
+    /// --nodes is given: 5000 to analyse, 1000 a move in play]
     #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
     /// Stop after this many nodes
@@ -79,9 +81,6 @@ impl SearchArgs {
     }
 
     fn check(&self) -> Result<()> {
-        if self.depth == Some(0) {
-            return Err(CliError("--depth must be at least 1".into()));
-        }
         check_memory((self.hash as u64) << 20, &format!("--hash {}", self.hash))
     }
 
@@ -109,11 +108,14 @@ enum RithmoCmd {
     /// in a fixed time per position
     Bench {
         /// Depth of the node-count fingerprint
-        #[arg(long, default_value_t = 7)]
+        #[arg(long, default_value_t = 7, value_parser = parse_depth)]
         depth: u32,
         /// Milliseconds per position for the depth-in-time table
         #[arg(long, value_name = "MS", default_value_t = 1000)]
         movetime: u64,
+        /// No progress bar
+        #[arg(long, short)]
+        quiet: bool,
         /// One JSON object on standard output, for scripts
         #[arg(long)]
         json: bool,
@@ -135,8 +137,8 @@ enum RithmoCmd {
         #[command(flatten)]
         position: PositionArgs,
         /// The side you play
-        #[arg(long, default_value = "even", value_parser = ["even", "odd"])]
-        side: String,
+        #[arg(long, value_enum, default_value_t = Side::Even)]
+        side: Side,
         #[command(flatten)]
         search: SearchArgs,
     },
@@ -146,7 +148,8 @@ enum RithmoCmd {
     Study(crate::rithmo_study::StudyArgs),
     /// Count the leaves of the legal-move tree to a depth
     Perft {
-        /// Plies to count
+        /// Plies to count, 0 to 12
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=12))]
         depth: u32,
         #[command(flatten)]
         position: PositionArgs,
@@ -173,7 +176,7 @@ pub fn run(args: RithmoArgs) -> Result<()> {
             let (pos, rules) = position.resolve()?;
             analyse(&pos, rules, &search, json, started)
         }
-        RithmoCmd::Bench { depth, movetime, json } => bench(depth, movetime, json),
+        RithmoCmd::Bench { depth, movetime, quiet, json } => bench(depth, movetime, quiet || json, json),
         RithmoCmd::Study(a) => crate::rithmo_study::run(a),
         RithmoCmd::Show { position, play, svg } => {
             let (mut pos, rules) = position.resolve()?;
@@ -197,14 +200,10 @@ pub fn run(args: RithmoArgs) -> Result<()> {
         RithmoCmd::Play { position, side, search } => {
             search.check()?;
             let (pos, rules) = position.resolve()?;
-            let human = if side == "even" { Side::Even } else { Side::Odd };
-            play(pos, rules, human, &search)
+            play(pos, rules, side, &search)
         }
         RithmoCmd::Perft { depth, position, divide: split, threads, parallel, json } => {
             let (pos, rules) = position.resolve()?;
-            if depth > 12 {
-                return Err(CliError(format!("depth {depth} is beyond reason here (at most 12)")));
-            }
             let threads = if parallel { None } else { Some(threads.unwrap_or(1)) };
             let pool = crate::common::pool(threads, u64::MAX)?;
             let parallel = pool.current_num_threads() > 1;
@@ -324,11 +323,9 @@ pub const BENCH: [(&str, &str); 5] = [
     ),
 ];
 
-fn bench(depth: u32, movetime: u64, json: bool) -> Result<()> {
-    if depth == 0 || depth > 40 {
-        return Err(CliError(format!("--depth {depth}: choose between 1 and 40")));
-    }
+fn bench(depth: u32, movetime: u64, quiet: bool, json: bool) -> Result<()> {
     let rules = RuleSet::common();
+    let bar = crate::progress::counter(2 * BENCH.len() as u64, "searches", quiet);
     let mut total_nodes = 0u64;
     let mut total_time = 0.0;
     let mut fixed = Vec::new();
@@ -339,6 +336,7 @@ fn bench(depth: u32, movetime: u64, json: bool) -> Result<()> {
         total_nodes += r.nodes;
         total_time += r.time.as_secs_f64();
         fixed.push((name, r));
+        bar.inc(1);
     }
     let mut timed = Vec::new();
     for (name, rfen) in BENCH {
@@ -347,7 +345,9 @@ fn bench(depth: u32, movetime: u64, json: bool) -> Result<()> {
         let limits = Limits { movetime: Some(Duration::from_millis(movetime)), ..Limits::default() };
         let r = s.search(&pos, &[pos.hash()], limits, |_| {});
         timed.push((name, r));
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     let nps = if total_time > 0.0 { total_nodes as f64 / total_time } else { 0.0 };
     if json {
         let v = json!({

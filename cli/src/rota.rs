@@ -9,7 +9,7 @@ use solver::merels::{Silent, Solution};
 use solver::rota::{Chances, RotaReport, report_from};
 
 use crate::error::{CliError, Result};
-use crate::merels_args::{RuleArgs, parse_position, play_moves, probe};
+use crate::merels_args::{RotaRuleArgs, parse_position, play_moves, probe};
 
 #[derive(Args, Debug)]
 pub struct RotaArgs {
@@ -22,7 +22,7 @@ enum RotaCmd {
     /// Solve Rota and report who has the first-move advantage
     Solve {
         #[command(flatten)]
-        rules: RuleArgs,
+        rules: RotaRuleArgs,
         /// One JSON object on standard output, for scripts
         #[arg(long)]
         json: bool,
@@ -52,12 +52,12 @@ struct At {
     #[arg(long, value_delimiter = ',')]
     play: Vec<String>,
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: RotaRuleArgs,
 }
 
 impl At {
     fn resolve(&self) -> Result<(Rules, engine::merels::Position)> {
-        let rules = self.rules.apply(Rules::rota())?;
+        let rules = self.rules.rules();
         let pos = play_moves(parse_position(&self.position, &rules)?, &self.play, &rules)?;
         Ok((rules, pos))
     }
@@ -65,7 +65,7 @@ impl At {
 
 pub fn run(args: RotaArgs) -> Result<()> {
     match args.cmd {
-        RotaCmd::Solve { rules, json } => solve(rules.apply(Rules::rota())?, json),
+        RotaCmd::Solve { rules, json } => solve(rules.rules(), json),
         RotaCmd::Show { at } => {
             let (rules, pos) = at.resolve()?;
             println!("{}", render(&pos, rules.board));

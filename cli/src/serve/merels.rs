@@ -12,7 +12,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::routing::get;
 use axum::{Json, Router};
-use engine::merels::{Action, Board, BoardKind, Dice, Position, Rules, Throw};
+use engine::merels::{Action, Blocked, Board, BoardKind, Dice, Position, Rules, Throw};
 use serde_json::{Value, json};
 use solver::merels::db::Db;
 use solver::merels::sector::successors;
@@ -145,17 +145,9 @@ fn resolve(p: &Params) -> ApiResult<(Rules, Position)> {
     }
     let dice: Dice = p.get("dice").unwrap_or("schaedler").parse()?;
     let basic = RuleArgs {
-        blocked: p.get("blocked").map(str::to_string),
-        placement_mills: p.get("placement_mills").map(str::to_string),
+        blocked: p.parsed("blocked")?.unwrap_or(Blocked::Lose),
+        placement_mills: p.parsed("placement_mills")?,
     };
-    for (name, value, choices) in [
-        ("blocked", &basic.blocked, &["lose", "pass", "draw"][..]),
-        ("placement_mills", &basic.placement_mills, &["count", "forbidden"][..]),
-    ] {
-        if let Some(v) = value.as_deref().filter(|v| !choices.contains(v)) {
-            return Err(ApiError::bad(format!("parameter '{name}' is '{v}': expected {}", choices.join(" or "))));
-        }
-    }
     let more = MoreRuleArgs {
         diagonals: p.flag("diagonals")?,
         flying: p.flag("flying")?,

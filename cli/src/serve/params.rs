@@ -96,6 +96,14 @@ impl Params {
         }
     }
 
+    /// A named value (a rule, a preset), `None` when absent; a name that is
+    /// not one is refused with what the type's parser says.
+    pub fn parsed<T: std::str::FromStr<Err = String>>(&self, name: &str) -> ApiResult<Option<T>> {
+        self.get(name)
+            .map(|text| text.parse::<T>().map_err(|e| ApiError::bad(format!("parameter '{name}': {e}"))))
+            .transpose()
+    }
+
     /// A number within bounds, or the default when absent.
     pub fn number<T>(&self, name: &str, default: T, lo: T, hi: T) -> ApiResult<T>
     where

@@ -15,11 +15,16 @@ pub const MAX_POINTS: usize = 24;
 
 /// Which board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum BoardKind {
+    /// Rota, the Roman wheel: eight points on the rim and the centre
     Rota,
+    /// Three men's morris: a square of nine points
     Three,
+    /// Six men's morris: two nested squares
     Six,
+    /// Nine men's morris: three nested squares
     Nine,
 }
 

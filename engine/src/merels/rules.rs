@@ -10,6 +10,7 @@ use super::board::{Board, BoardKind};
 
 /// How dice are used (the readings of Alfonso's text).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Dice {
     /// No dice.
@@ -54,6 +55,7 @@ impl FromStr for Dice {
 
 /// What happens to a player who has no legal move on his turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Blocked {
     /// He loses (the spec's default).
@@ -88,6 +90,7 @@ impl FromStr for Blocked {
 
 /// Whether lines closed while placing count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum PlacementMills {
     /// A placed man closing a line counts as any closed line: it wins on the

@@ -178,6 +178,40 @@ pub struct RuleSet {
     pub shapes_at: [u8; 4],
 }
 
+/// The rules presets, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum Preset {
+    /// The most common rules (Necek 1998), as the spec fixes them
+    Common,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 1] = [Preset::Common];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Preset::Common => "common",
+        }
+    }
+
+    pub fn rules(self) -> RuleSet {
+        match self {
+            Preset::Common => RuleSet::common(),
+        }
+    }
+}
+
+impl FromStr for Preset {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Preset, String> {
+        Preset::ALL.into_iter().find(|p| p.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = Preset::ALL.iter().map(|p| p.name()).collect();
+            format!("unknown rules preset '{s}' (available: {})", names.join(", "))
+        })
+    }
+}
+
 impl RuleSet {
     /// The most common rules (Necek 1998), as fixed by the spec.
     pub fn common() -> RuleSet {
@@ -204,10 +238,7 @@ impl RuleSet {
 
     /// A preset by name.
     pub fn preset(name: &str) -> Result<RuleSet, String> {
-        match name {
-            "common" => Ok(RuleSet::common()),
-            _ => Err(format!("unknown rules preset '{name}' (available: common)")),
-        }
+        name.parse::<Preset>().map(Preset::rules)
     }
 
     /// Derives the flags the move generator reads. Distances are 1 to 4.

@@ -11,6 +11,7 @@ use super::virtues::{Virtue, VirtueSet};
 
 /// Which of Wibold's two games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Rules {
     /// Three cubes and the tetrahedron; the pips name one virtue, the
     /// letters must spell it.

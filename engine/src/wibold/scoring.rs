@@ -8,6 +8,7 @@ use super::virtues::VirtueSet;
 
 /// How a player's score is counted at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Scoring {
     /// One point per virtue owned: Wibold's rule.
     Virtues,

@@ -79,6 +79,7 @@ pub static RAREST_FIRST: [Virtue; Virtue::COUNT] = {
 
 /// How a player picks among the virtues a throw lets him claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Strategy {
     /// The virtue hardest to get (fewest throws show it).
     GreedyRarest,
