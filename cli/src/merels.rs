@@ -327,8 +327,8 @@ fn print_report(r: &MerelsReport, sol: &Solution) {
     if !r.complete {
         let p = &r.projection;
         println!(
-            "Partial: {} of {} sector groups solved; the whole game has {} indexed positions ({} solved).",
-            p.groups_solved, p.groups_total, p.positions_total, p.positions_solved
+            "Partial: {} of {} sector groups solved, {} of the game's {} indices ({} positions so far).",
+            p.groups_solved, p.groups_total, p.indices_solved, p.indices_total, p.positions_solved
         );
         if let Some(s) = p.seconds_remaining {
             println!(

@@ -109,9 +109,9 @@ fn print_report(r: &RotaReport, solved: f64, total: f64) {
     println!("Positions by value for the side to move:");
     println!("  {:<24} {:>12} {:>12}", "", "classes", "positions");
     let rows = [
-        ("wins", r.classes.won, r.positions.won),
-        ("draws", r.classes.drawn, r.positions.drawn),
-        ("losses", r.classes.lost, r.positions.lost),
+        ("wins", r.classes.wins, r.positions.wins),
+        ("draws", r.classes.draws, r.positions.draws),
+        ("losses", r.classes.losses, r.positions.losses),
         ("  of which game over", r.classes.terminal, r.positions.terminal),
         ("total", r.classes.total(), r.positions.total()),
     ];
