@@ -154,14 +154,12 @@ pub fn positions_to_solve(rules: &Rules, max_men: u8, db: Option<&std::path::Pat
         .sum()
 }
 
-/// The `ludus merels solve` command that solves the sectors of up to
-/// `max_men` men under `rules` into `db`.
-pub fn solve_command(rules: &Rules, max_men: u8, db: Option<&std::path::Path>) -> String {
+/// The options of `ludus merels solve` (and the other merels commands)
+/// that give these rules: the board, the reading, and what differs from
+/// their defaults.
+pub fn rule_options(rules: &Rules) -> String {
     let d = Rules::new(rules.board.kind, rules.dice);
-    let mut c = format!("ludus merels solve --board {} --dice {}", rules.board.kind, rules.dice);
-    if max_men < 2 * rules.men() {
-        c.push_str(&format!(" --max-men {max_men}"));
-    }
+    let mut s = format!("--board {} --dice {}", rules.board.kind, rules.dice);
     for (on, flag) in [
         (rules.board.diagonals, "--diagonals"),
         (rules.flying, "--flying"),
@@ -169,18 +167,29 @@ pub fn solve_command(rules: &Rules, max_men: u8, db: Option<&std::path::Path>) -
         (rules.double_mill_one, "--double-mill-one"),
     ] {
         if on {
-            c.push(' ');
-            c.push_str(flag);
+            s.push(' ');
+            s.push_str(flag);
         }
     }
-    if rules.placement_mills != d.placement_mills {
-        c.push_str(&format!(" --placement-mills {}", rules.placement_mills.name()));
-    }
     if rules.blocked != d.blocked {
-        c.push_str(&format!(" --blocked {}", rules.blocked.name()));
+        s.push_str(&format!(" --blocked {}", rules.blocked.name()));
+    }
+    if rules.placement_mills != d.placement_mills {
+        s.push_str(&format!(" --placement-mills {}", rules.placement_mills.name()));
     }
     if rules.special_72 != d.special_72 {
-        c.push_str(&format!(" --special-72 {}", rules.special_72));
+        s.push_str(&format!(" --special-72 {}", rules.special_72));
+    }
+    s
+}
+
+/// The `ludus merels solve` command that solves the sectors of up to
+/// `max_men` men under `rules` into `db` (`--db` left out for the default
+/// directory).
+pub fn solve_command(rules: &Rules, max_men: u8, db: Option<&std::path::Path>) -> String {
+    let mut c = format!("ludus merels solve {}", rule_options(rules));
+    if max_men < 2 * rules.men() {
+        c.push_str(&format!(" --max-men {max_men}"));
     }
     if let Some(dir) = db.filter(|d| *d != std::path::Path::new(DEFAULT_DB)) {
         c.push_str(&format!(" --db {}", dir.display()));

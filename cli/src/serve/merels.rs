@@ -20,7 +20,9 @@ use solver::merels::{Sector, Silent, Solution, SolveOptions};
 
 use super::AppState;
 use super::params::{ApiError, ApiResult, Params, blocking};
-use crate::merels_args::{MoreRuleArgs, RuleArgs, parse_position, play_moves, probe_json, rules_for, throw_name};
+use crate::merels_args::{
+    MoreRuleArgs, RuleArgs, parse_position, play_moves, probe_json, rule_options, rules_for, throw_name,
+};
 
 /// Solutions kept at once (each rule set's in-memory solve, each database
 /// neighbourhood of nine men's morris).
@@ -159,34 +161,6 @@ fn resolve(p: &Params) -> ApiResult<(Rules, Position)> {
     let start = parse_position(&[text], &rules)?;
     let pos = play_moves(start, &p.list("play", MAX_PLAY)?, &rules)?;
     Ok((rules, pos))
-}
-
-/// The options of `ludus merels solve` that give these rules.
-fn rule_options(rules: &Rules) -> String {
-    let d = Rules::new(rules.board.kind, rules.dice);
-    let mut s = format!("--board {} --dice {}", rules.board.kind, rules.dice);
-    let flags = [
-        (rules.board.diagonals, "--diagonals"),
-        (rules.flying, "--flying"),
-        (rules.no_take_from_mills, "--no-take-from-mills"),
-        (rules.double_mill_one, "--double-mill-one"),
-    ];
-    for (on, flag) in flags {
-        if on {
-            s.push(' ');
-            s.push_str(flag);
-        }
-    }
-    if rules.blocked != d.blocked {
-        s.push_str(&format!(" --blocked {}", rules.blocked.name()));
-    }
-    if rules.placement_mills != d.placement_mills {
-        s.push_str(&format!(" --placement-mills {}", rules.placement_mills.name()));
-    }
-    if rules.special_72 != d.special_72 {
-        s.push_str(&format!(" --special-72 {}", rules.special_72));
-    }
-    s
 }
 
 /// The explorer's query parameters that give these rules (the dice and
