@@ -395,6 +395,25 @@ fn bench(depth: u32, movetime: u64, quiet: bool, json: bool) -> Result<()> {
     Ok(())
 }
 
+/// What `help` prints in a game against the engine.
+const PLAY_HELP: &str = "\
+Moves: c4-c5 (a plain move), c4xc13 (a capture: the piece on c13 is taken),
+  c4*c13 (a strike: the bottom layer of the pyramid on c13 is taken);
+  squares in either case (C4-C5).
+Commands: moves (the legal moves), undo (take back your last move and the
+  reply), show (the board), help, quit.
+Pieces: a letter and a value; upper case Even, lower case Odd. C circle,
+  T triangle, S square, P pyramid (its total; its layers are listed under
+  the board). Dots mark the dark squares. The board is drawn from your side.
+Scores are in men (a circle's worth), for the side named: + is good for it.";
+
+/// A search's score said for the side it belongs to.
+fn score_for(side: Side, score: i32) -> String {
+    let text = score_text(score);
+    let unit = if text.starts_with(['+', '-']) { " men" } else { "" };
+    format!("{text}{unit} for {side}")
+}
+
 fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Result<()> {
     let started = Started::now();
     let mut game = Game::new(start, rules);
@@ -403,13 +422,19 @@ fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Resu
     let mut turn_started = Some(started);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
+    let board = |pos: &Position| render::text_for(pos, human);
     println!(
         "You play {human}. Moves like c4-c5, c4xc13 (capture), c4*c13 (strike); also: moves, undo, show, help, quit."
     );
-    print!("{}", render::text(game.position()));
+    print!("{}", board(game.position()));
+    // Whether the board on the screen is the position now.
+    let mut shown = true;
     loop {
         let status = game.status();
         if status != Status::Ongoing {
+            if !shown {
+                print!("{}", board(game.position()));
+            }
             println!("Game over: {status}");
             return Ok(());
         }
@@ -423,8 +448,8 @@ fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Resu
             match line.trim() {
                 "" => continue,
                 "quit" | "exit" => return Ok(()),
-                "help" => println!("Type a move (c4-c5, c4xc13, c4*c13), or moves, undo, show, quit."),
-                "show" => print!("{}", render::text(&pos)),
+                "help" => println!("{PLAY_HELP}"),
+                "show" => print!("{}", board(&pos)),
                 "moves" => {
                     let ms: Vec<String> = pos.legal_moves(&rules).iter().map(|m| m.to_string()).collect();
                     println!("{}", ms.join(" "));
@@ -433,10 +458,13 @@ fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Resu
                     // Take back the engine's reply and your move.
                     game.undo();
                     game.undo();
-                    print!("{}", render::text(game.position()));
+                    print!("{}", board(game.position()));
                 }
                 text => match pos.parse_move(text, &rules) {
-                    Ok(m) => game.play(m).map_err(CliError)?,
+                    Ok(m) => {
+                        game.play(m).map_err(CliError)?;
+                        shown = false;
+                    }
                     Err(e) => println!("{e}"),
                 },
             }
@@ -444,15 +472,11 @@ fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Resu
             let clock = turn_started.take().unwrap_or_else(Started::now);
             let r = engine.search(&pos, &game.hashes(), args.limits(1000, clock), |_| {});
             let Some(&m) = r.pv.first() else { return Err(CliError("the engine found no move".into())) };
-            println!(
-                "{} plays {m}   ({}, depth {}, {} nodes)",
-                pos.side_to_move(),
-                score_text(r.score),
-                r.depth,
-                r.nodes
-            );
+            let mover = pos.side_to_move();
+            println!("{mover} plays {m}   ({}; depth {}, {} nodes)", score_for(mover, r.score), r.depth, r.nodes);
             game.play(m).map_err(CliError)?;
-            print!("{}", render::text(game.position()));
+            print!("{}", board(game.position()));
+            shown = true;
         }
     }
 }
