@@ -743,11 +743,11 @@ fn strategies(
     let pb = counter(work, "games", quiet);
     let inc = |k| pb.inc(k);
     let (table, duels) = pool.install(|| -> Result<(MatchReport, Vec<MatchReport>)> {
-        let table = play_match(&lineup, games, seed, 0, scoring, &inc).map_err(CliError)?;
+        let table = play_match(&lineup, games, seed, 0, scoring, &inc)?;
         let duels = pairs
             .iter()
             .enumerate()
-            .map(|(k, &(a, b))| play_match(&[a, b], games, seed, 1 + k as u64, scoring, &inc).map_err(CliError))
+            .map(|(k, &(a, b))| Ok(play_match(&[a, b], games, seed, 1 + k as u64, scoring, &inc)?))
             .collect::<Result<Vec<_>>>()?;
         Ok((table, duels))
     })?;

@@ -49,6 +49,12 @@ impl From<CliError> for ApiError {
     }
 }
 
+impl From<engine::names::UnknownName> for ApiError {
+    fn from(e: engine::names::UnknownName) -> ApiError {
+        ApiError::bad(e.to_string())
+    }
+}
+
 impl From<String> for ApiError {
     fn from(e: String) -> ApiError {
         ApiError::bad(e)
@@ -98,7 +104,7 @@ impl Params {
 
     /// A named value (a rule, a preset), `None` when absent; a name that is
     /// not one is refused with what the type's parser says.
-    pub fn parsed<T: std::str::FromStr<Err = String>>(&self, name: &str) -> ApiResult<Option<T>> {
+    pub fn parsed<T: std::str::FromStr<Err: std::fmt::Display>>(&self, name: &str) -> ApiResult<Option<T>> {
         self.get(name)
             .map(|text| text.parse::<T>().map_err(|e| ApiError::bad(format!("parameter '{name}': {e}"))))
             .transpose()

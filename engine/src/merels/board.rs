@@ -7,6 +7,8 @@ use std::sync::OnceLock;
 
 use arrayvec::ArrayVec;
 
+use crate::names::{UnknownName, parse_name};
+
 use super::point::{Point, PointSet};
 use super::symmetry::{Symmetry, automorphisms};
 
@@ -57,12 +59,9 @@ impl fmt::Display for BoardKind {
 }
 
 impl FromStr for BoardKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        BoardKind::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| format!("unknown board '{s}' (expected rota, three, six or nine)"))
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        parse_name(s, "board", &BoardKind::ALL, BoardKind::name)
     }
 }
 

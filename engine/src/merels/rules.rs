@@ -7,6 +7,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::board::{Board, BoardKind};
+use crate::names::{UnknownName, parse_name};
 
 /// How dice are used (the readings of Alfonso's text).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -44,12 +45,9 @@ impl fmt::Display for Dice {
 }
 
 impl FromStr for Dice {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Dice::ALL
-            .into_iter()
-            .find(|d| d.name() == s)
-            .ok_or_else(|| format!("unknown dice reading '{s}' (expected none, schaedler, murray or bell)"))
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        parse_name(s, "dice reading", &Dice::ALL, Dice::name)
     }
 }
 
@@ -67,6 +65,8 @@ pub enum Blocked {
 }
 
 impl Blocked {
+    pub const ALL: [Blocked; 3] = [Blocked::Lose, Blocked::Pass, Blocked::Draw];
+
     pub const fn name(self) -> &'static str {
         match self {
             Blocked::Lose => "lose",
@@ -77,14 +77,9 @@ impl Blocked {
 }
 
 impl FromStr for Blocked {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "lose" => Ok(Blocked::Lose),
-            "pass" => Ok(Blocked::Pass),
-            "draw" => Ok(Blocked::Draw),
-            _ => Err(format!("unknown blocked rule '{s}' (expected lose, pass or draw)")),
-        }
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        parse_name(s, "blocked rule", &Blocked::ALL, Blocked::name)
     }
 }
 
@@ -102,6 +97,8 @@ pub enum PlacementMills {
 }
 
 impl PlacementMills {
+    pub const ALL: [PlacementMills; 2] = [PlacementMills::Count, PlacementMills::Forbidden];
+
     pub const fn name(self) -> &'static str {
         match self {
             PlacementMills::Count => "count",
@@ -111,13 +108,9 @@ impl PlacementMills {
 }
 
 impl FromStr for PlacementMills {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "count" => Ok(PlacementMills::Count),
-            "forbidden" => Ok(PlacementMills::Forbidden),
-            _ => Err(format!("unknown placement-mills rule '{s}' (expected count or forbidden)")),
-        }
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        parse_name(s, "placement-mills rule", &PlacementMills::ALL, PlacementMills::name)
     }
 }
 

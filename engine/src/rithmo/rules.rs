@@ -203,12 +203,9 @@ impl Preset {
 }
 
 impl FromStr for Preset {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Preset, String> {
-        Preset::ALL.into_iter().find(|p| p.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = Preset::ALL.iter().map(|p| p.name()).collect();
-            format!("unknown rules preset '{s}' (available: {})", names.join(", "))
-        })
+    type Err = crate::names::UnknownName;
+    fn from_str(s: &str) -> Result<Preset, Self::Err> {
+        crate::names::parse_name(s, "rules preset", &Preset::ALL, Preset::name)
     }
 }
 
@@ -238,7 +235,7 @@ impl RuleSet {
 
     /// A preset by name.
     pub fn preset(name: &str) -> Result<RuleSet, String> {
-        name.parse::<Preset>().map(Preset::rules)
+        name.parse::<Preset>().map(Preset::rules).map_err(|e| e.to_string())
     }
 
     /// Derives the flags the move generator reads. Distances are 1 to 4.
