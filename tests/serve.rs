@@ -347,6 +347,11 @@ fn bad_requests_get_a_message() {
             "parameter 'blocked': unknown blocked rule 'win' (expected lose, pass or draw)",
         ),
         ("/api/merels/probe?board=six&diagonals=true".into(), 400, "diagonals"),
+        (
+            "/api/merels/board?board=six&diagonals=true".into(),
+            400,
+            "diagonals are an option of the three board, not six",
+        ),
         ("/api/merels/probe?board=three&dice=none&play=a1,a1".into(), 400, "not legal"),
         ("/api/merels/probe?board=three&dice=none&play=z9".into(), 400, "not a point"),
         (format!("/api/merels/probe?position={}", enc("three:xxx...... x 0 3")), 400, "already"),

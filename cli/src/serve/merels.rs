@@ -111,11 +111,10 @@ fn board_json(board: &Board) -> Value {
 async fn board(q: Result<Query<Vec<(String, String)>>, QueryRejection>) -> ApiResult<Json<Value>> {
     let p = Params::new(q, &["board", "diagonals"])?;
     let kind: BoardKind = p.get("board").ok_or("parameter 'board' is missing (rota, three, six or nine)")?.parse()?;
-    let diagonals = p.flag("diagonals")?;
-    if diagonals && kind != BoardKind::Three {
-        return Err(ApiError::bad(format!("diagonals are an option of the three board, not {kind}")));
-    }
-    Ok(Json(board_json(Board::get(kind, diagonals))))
+    let rules = Rules::new(kind, Dice::None)
+        .try_with_diagonals(p.flag("diagonals")?)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    Ok(Json(board_json(rules.board)))
 }
 
 /// The parameters naming a position and its rules, as the CLI's options.
