@@ -7,6 +7,7 @@
 //! [`Position::play`] (capture or strike, then siege) → [`Position::status`].
 
 mod ambush;
+pub mod bench;
 mod bitboard;
 mod encounter;
 mod eval;
