@@ -33,6 +33,12 @@ pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
     }
 }
 
+/// Writes a command's report as pretty JSON on standard output.
+pub fn print_json<T: serde::Serialize + ?Sized>(v: &T) -> Result<()> {
+    println!("{}", serde_json::to_string_pretty(v)?);
+    Ok(())
+}
+
 /// Memory the system can give now, in bytes (Linux: `MemAvailable`).
 pub fn available_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;

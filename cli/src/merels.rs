@@ -8,7 +8,7 @@ use engine::merels::{BoardKind, Dice, Position, render};
 use solver::merels::report::{MerelsReport, report};
 use solver::merels::{Solution, SolveOptions};
 
-use crate::common::{parse_threads, pool};
+use crate::common::{parse_threads, pool, print_json};
 use crate::error::{CliError, Result};
 use crate::merels_args::{DEFAULT_DB, DbArgs, MoreRuleArgs, RuleArgs, parse_position, play_moves, probe, rules_for};
 use crate::progress::Bars;
@@ -134,8 +134,7 @@ impl At {
 /// The board named in a position string, for choosing the rules.
 fn board_of(parts: &[String]) -> Result<BoardKind> {
     let text = parts.join(" ");
-    let pos: Position = text.parse().map_err(|e: engine::merels::ParsePositionError| CliError(e.to_string()))?;
-    Ok(pos.kind)
+    Ok(text.parse::<Position>()?.kind)
 }
 
 pub fn run(args: MerelsArgs) -> Result<()> {
@@ -156,7 +155,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             let sol = pool(threads, u64::MAX)?.install(|| Solution::solve_with(rules, &opts, &bars))?;
             let r = report(&sol, t.elapsed().as_secs_f64());
             if json {
-                println!("{}", serde_json::to_string_pretty(&r).map_err(|e| CliError(e.to_string()))?);
+                print_json(&r)?;
             } else {
                 print_report(&r, &sol);
             }
@@ -177,7 +176,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                 )));
             }
             if json {
-                println!("{}", serde_json::to_string_pretty(&r).map_err(|e| CliError(e.to_string()))?);
+                print_json(&r)?;
             } else {
                 print_verify(&r);
             }

@@ -116,7 +116,7 @@ impl DbArgs {
 /// Reads a position given as one argument or as its four fields.
 pub fn parse_position(parts: &[String], rules: &Rules) -> Result<Position> {
     let text = parts.join(" ");
-    let pos: Position = text.parse().map_err(|e: engine::merels::ParsePositionError| CliError(e.to_string()))?;
+    let pos: Position = text.parse()?;
     rules.check(&pos).map_err(|e| CliError(format!("impossible position '{text}': {e}")))?;
     Ok(pos)
 }
@@ -225,12 +225,11 @@ pub fn probe(
         )));
     }
     let opts = SolveOptions { db, max_men: Some(max_men), keep_all: true, ..SolveOptions::default() };
-    let sol = Solution::solve_with(*rules, &opts, obs).map_err(|e| CliError(e.to_string()))?;
+    let sol = Solution::solve_with(*rules, &opts, obs)?;
     let value = sol.eval(&st).ok_or_else(|| CliError(format!("{pos} is outside the solved positions")))?;
     if json {
         let out = probe_json(rules, pos, &sol)?;
-        println!("{}", serde_json::to_string_pretty(&out).map_err(|e| CliError(e.to_string()))?);
-        return Ok(());
+        return crate::common::print_json(&out);
     }
     let rated = if rules.lost(&st) { Vec::new() } else { sol.rate_actions(&st) };
     let board = rules.board;

@@ -8,7 +8,8 @@ use serde_json::json;
 use solver::merels::{Silent, Solution};
 use solver::rota::{Chances, RotaReport, report_from};
 
-use crate::error::{CliError, Result};
+use crate::common::print_json;
+use crate::error::Result;
 use crate::merels_args::{RotaRuleArgs, parse_position, play_moves, probe};
 
 #[derive(Args, Debug)]
@@ -86,10 +87,9 @@ fn solve(rules: Rules, json: bool) -> Result<()> {
     let report = report_from(&sol);
     let total = t.elapsed();
     if json {
-        let mut v = serde_json::to_value(&report).map_err(|e| CliError(e.to_string()))?;
+        let mut v = serde_json::to_value(&report)?;
         v["seconds"] = json!(total.as_secs_f64());
-        println!("{}", serde_json::to_string_pretty(&v).map_err(|e| CliError(e.to_string()))?);
-        return Ok(());
+        return print_json(&v);
     }
     print_report(&report, solved.as_secs_f64(), total.as_secs_f64());
     Ok(())

@@ -14,7 +14,7 @@ use solver::wibold::{LengthLaw, MatchReport, SimConfig, SimReport, null_outcomes
 
 use engine::stats::MIN_SAMPLE;
 
-use crate::common::{parse_threads, pool};
+use crate::common::{parse_threads, pool, print_json};
 use crate::error::{CliError, Result};
 use crate::plot::{GamePanel, LengthPanel, PlotTarget, draw};
 use crate::progress::counter;
@@ -161,13 +161,7 @@ pub fn run(args: WiboldArgs) -> Result<()> {
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> Result<Value> {
-    serde_json::to_value(v).map_err(|e| CliError(e.to_string()))
-}
-
-fn print_json(v: &Value) -> Result<()> {
-    let mut text = serde_json::to_string_pretty(v).map_err(|e| CliError(e.to_string()))?;
-    text.push('\n');
-    emit(&text)
+    Ok(serde_json::to_value(v)?)
 }
 
 /// Appends a line to a report.
@@ -189,15 +183,10 @@ macro_rules! put {
     }};
 }
 
-/// Writes a whole report to standard output; a reader that stops early
-/// (`| head`) is not an error.
+/// Writes a whole report to standard output.
 fn emit(text: &str) -> Result<()> {
-    use std::io::Write as _;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => r.map_err(CliError::from),
-    }
+    print!("{text}");
+    Ok(())
 }
 
 fn pct(x: f64) -> String {
