@@ -59,12 +59,16 @@ impl Bars {
         }
         st.last = Instant::now();
         let done = self.done.load(Ordering::Relaxed);
-        let pct = if st.total > 0 { 100.0 * done as f64 / st.total as f64 } else { 100.0 };
+        // A stage of unknown length (rounds until a fixpoint) counts without
+        // a total.
+        let count = match st.total {
+            0 => format!("{done}"),
+            t => format!("{done}/{t} ({:.1}%)", 100.0 * done as f64 / t as f64),
+        };
         eprintln!(
-            "{} {}: {done}/{} ({pct:.1}%) after {:.0} s",
+            "{} {}: {count} after {:.0} s",
             self.prefix.lock().expect("progress lock"),
             st.label,
-            st.total,
             st.started.elapsed().as_secs_f64()
         );
     }
@@ -88,11 +92,13 @@ impl Observer for Bars {
             return;
         }
         let bar = ProgressBar::new(total);
-        bar.set_style(
-            ProgressStyle::with_template("{prefix} {msg:<24} [{bar:30}] {human_pos}/{human_len} {per_sec} eta {eta}")
-                .expect("progress template")
-                .progress_chars("=> "),
-        );
+        // Rounds until a fixpoint have no total: counted, without a bar.
+        let template = if total == 0 {
+            "{prefix} {msg:<24} {human_pos} {per_sec} after {elapsed}"
+        } else {
+            "{prefix} {msg:<24} [{bar:30}] {human_pos}/{human_len} {per_sec} eta {eta}"
+        };
+        bar.set_style(ProgressStyle::with_template(template).expect("progress template").progress_chars("=> "));
         bar.set_prefix(self.prefix.lock().expect("progress lock").clone());
         bar.set_message(label.to_string());
         *self.bar.lock().expect("progress lock") = Some(bar);

@@ -196,6 +196,36 @@ fn verify_passes_on_solved_databases_and_finds_a_changed_value() {
     }
 }
 
+/// Six men's endgames up to 7 men under Schädler's dice, in several rule
+/// variants: every stored value holds against its successors, and each
+/// sector's proven error (which includes the gap between what the first
+/// player's strategy guarantees and what the best reply to it gets) is
+/// within the tolerance of an exact value.
+#[test]
+fn six_mens_endgames_under_chance_verify_and_are_exact() {
+    let base = Rules::new(BoardKind::Six, Dice::Schaedler);
+    let variants = [
+        ("default", base),
+        ("flying", Rules { flying: true, ..base }),
+        ("special-20", Rules { special_72: 20, ..base }),
+        ("no-take-from-mills", Rules { no_take_from_mills: true, ..base }),
+    ];
+    for (name, rules) in variants {
+        let dir = temp(&format!("six7-{name}"));
+        let o = SolveOptions { max_men: Some(7), ..opts(&dir) };
+        let sol = Solution::solve_with(rules, &o, &Silent).unwrap();
+        for (s, t) in sol.tables() {
+            assert!(t.meta.error <= 1e-6, "{name} {s}: proven error {}", t.meta.error);
+        }
+        let o = SolveOptions { max_men: Some(0), keep_all: false, ..opts(&dir) };
+        let mut sol = Solution::solve_with(rules, &o, &Silent).unwrap();
+        let r = solver::merels::verify::verify(&mut sol, &Silent).unwrap();
+        assert!(r.ok(), "{name}: {:?}", r.sectors.iter().flat_map(|s| &s.failures).take(5).collect::<Vec<_>>());
+        assert!(r.sectors.iter().any(|c| c.sector == "3-0-4-0"), "{name}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
 /// A table that cannot be stored leaves the database as it was: no
 /// temporary file behind, and the error names the file.
 #[test]

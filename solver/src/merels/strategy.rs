@@ -81,6 +81,11 @@ const TOL: f64 = 1e-11;
 /// evaluation (relative errors of 1e-16 over paths of at most 10^5 steps).
 const ARITH: f64 = 1e-11;
 
+/// `1 − λ` of the discounted game the strategies are first sought in (much
+/// closer to 1 and the closed form of long cycles loses the precision that
+/// tells a better move from an equal one).
+const DISCOUNT: f64 = 1e-3;
+
 /// Most interval-iteration sweeps of the warm start.
 const WARM_SWEEPS: u64 = 400;
 
@@ -109,6 +114,13 @@ pub struct Stats {
     pub stuck: u64,
     /// Largest violation of the value equation after the last round.
     pub residual: f64,
+    /// Largest difference between what the first player's strategy
+    /// guarantees and what the best reply to it gets, over all positions (0
+    /// up to rounding when the strategies are optimal).
+    pub gap: f64,
+    /// Seconds spent in the warm start, in exact evaluations, in
+    /// improvement passes and in finding loops to hold.
+    pub seconds: [f64; 4],
 }
 
 /// The side whose strategy the outer loop improves, and the side that
@@ -147,6 +159,9 @@ pub struct Group<'a> {
     /// Throw weights in 72nds.
     w_n: u32,
     w_s: u32,
+    /// Weight of a move that stays in the group: 1 for the game itself,
+    /// below 1 while the strategies are sought in the discounted game.
+    lambda: f64,
     /// Distance to an exit of the positions where the side ahead keeps to
     /// in-group moves (by position id).
     pub rank: Vec<(u32, u32)>,
@@ -179,6 +194,7 @@ impl<'a> Group<'a> {
             val: vec![0.0; 2 * n],
             w_n: 72 - w_s,
             w_s,
+            lambda: 1.0,
             rank: Vec::new(),
             stats: Stats::default(),
         };
@@ -332,6 +348,13 @@ impl<'a> Group<'a> {
         (a / 72.0, b)
     }
 
+    /// The weight of the successor's value for a chance `b` (in 72nds) of
+    /// staying.
+    #[inline]
+    fn stay(&self, b: u32) -> f64 {
+        self.lambda * b as f64 / 72.0
+    }
+
     /// The node reached from node `g` under its strategy.
     #[inline]
     fn succ(&self, g: usize) -> usize {
@@ -341,6 +364,12 @@ impl<'a> Group<'a> {
 
     /// The exact values of the current pair of strategies (up to rounding).
     pub fn evaluate(&mut self) {
+        let t = std::time::Instant::now();
+        self.evaluate_all();
+        self.stats.seconds[1] += t.elapsed().as_secs_f64();
+    }
+
+    fn evaluate_all(&mut self) {
         let total = 2 * self.n;
         // 0 new, 1 on the current path, 2 done.
         let mut seen = vec![0u8; total];
@@ -377,7 +406,7 @@ impl<'a> Group<'a> {
                 let p = p as usize;
                 if seen[p] != 2 {
                     let (a, b) = self.coef(p);
-                    self.val[p] = a - b as f64 / 72.0 * self.val[self.succ(p)];
+                    self.val[p] = a - self.stay(b) * self.val[self.succ(p)];
                     seen[p] = 2;
                 }
             }
@@ -387,7 +416,7 @@ impl<'a> Group<'a> {
     /// Values on a cycle `c0 → c1 → … → c0` of the functional graph.
     fn solve_cycle(&mut self, cyc: &[u32]) {
         let k = cyc.len();
-        if cyc.iter().all(|&c| self.coef(c as usize).1 == 72) {
+        if self.lambda == 1.0 && cyc.iter().all(|&c| self.coef(c as usize).1 == 72) {
             // Nobody ever leaves: endless play.
             for &c in cyc {
                 self.val[c as usize] = 0.0;
@@ -396,10 +425,10 @@ impl<'a> Group<'a> {
         }
         // v(c_i) = alpha + beta · v(c0), from the end of the cycle back.
         let (a, b) = self.coef(cyc[k - 1] as usize);
-        let (mut alpha, mut beta) = (a, -(b as f64) / 72.0);
+        let (mut alpha, mut beta) = (a, -self.stay(b));
         for i in (0..k - 1).rev() {
             let (a, b) = self.coef(cyc[i] as usize);
-            let b = b as f64 / 72.0;
+            let b = self.stay(b);
             alpha = a - b * alpha;
             beta *= -b;
         }
@@ -407,13 +436,20 @@ impl<'a> Group<'a> {
         for i in (1..k).rev() {
             let c = cyc[i] as usize;
             let (a, b) = self.coef(c);
-            self.val[c] = a - b as f64 / 72.0 * self.val[self.succ(c)];
+            self.val[c] = a - self.stay(b) * self.val[self.succ(c)];
         }
     }
 
     /// One improvement pass for one side: each of its nodes switches to a
     /// strictly better choice. Returns how many switched.
     pub fn improve(&mut self, side: usize) -> u64 {
+        let t = std::time::Instant::now();
+        let r = self.improve_pass(side);
+        self.stats.seconds[2] += t.elapsed().as_secs_f64();
+        r
+    }
+
+    fn improve_pass(&mut self, side: usize) -> u64 {
         self.stats.rounds += 1;
         let n = self.n;
         let switched = AtomicU64::new(0);
@@ -424,6 +460,7 @@ impl<'a> Group<'a> {
         let this = &*self;
         let (kind, en, es, val) = (&this.kind, &this.en, &this.es, &this.val);
         let kids_val = &val[(1 - side) * n..(2 - side) * n];
+        let lambda = this.lambda;
         let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
         let (nx_all, md_all) = (&mut next[side * n..(side + 1) * n], &mut mode[side * n..(side + 1) * n]);
         nx_all.par_chunks_mut(chunk).zip(md_all.par_chunks_mut(chunk)).enumerate().for_each(|(c, (nx, md))| {
@@ -435,18 +472,18 @@ impl<'a> Group<'a> {
                     continue;
                 }
                 let cur = nx[k];
-                let mut best = if cur == NONE { f64::NEG_INFINITY } else { -kids_val[cur as usize] };
+                let mut best = if cur == NONE { f64::NEG_INFINITY } else { -lambda * kids_val[cur as usize] };
                 let mut arg = cur;
                 for &c in this.kids(p) {
-                    let v = -kids_val[c as usize];
+                    let v = -lambda * kids_val[c as usize];
                     if v > best + TOL || arg == NONE {
                         best = v;
                         arg = c;
                     }
                 }
-                let (mut m_new, n_new) = choose(md[k], cur, arg, best, kids_val, en[p], es[p]);
+                let (mut m_new, n_new) = choose(md[k], cur, arg, best, kids_val, lambda, en[p], es[p]);
                 let worth = |m: u8, nxt: u32| {
-                    let side = |bit: u8, e: u32| if m & bit != 0 { -kids_val[nxt as usize] } else { x(e) };
+                    let side = |bit: u8, e: u32| if m & bit != 0 { -lambda * kids_val[nxt as usize] } else { x(e) };
                     let mut t = 0.0;
                     if this.w_n > 0 {
                         t += this.w_n as f64 * side(STAY_N, en[p]);
@@ -482,6 +519,13 @@ impl<'a> Group<'a> {
     /// of its nodes has an equally good move into the set and each of the
     /// other's nodes stays in it. Returns whether anything was switched.
     pub fn hold(&mut self, side: usize) -> bool {
+        let t = std::time::Instant::now();
+        let r = self.hold_loops(side);
+        self.stats.seconds[3] += t.elapsed().as_secs_f64();
+        r
+    }
+
+    fn hold_loops(&mut self, side: usize) -> bool {
         let n = self.n;
         let other = 1 - side;
         let both = STAY_N | STAY_S;
@@ -663,13 +707,19 @@ impl<'a> Group<'a> {
     /// bounds close wherever play cannot loop for ever; their middle starts
     /// both sides' strategies near the optimum.
     fn warm_start(&mut self, obs: &dyn Observer) {
+        let t = std::time::Instant::now();
+        self.warm_bounds(obs);
+        self.stats.seconds[0] += t.elapsed().as_secs_f64();
+    }
+
+    fn warm_bounds(&mut self, obs: &dyn Observer) {
         let n = self.n;
         let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
         let (wn, ws) = (self.w_n as f64 / 72.0, self.w_s as f64 / 72.0);
         let mut lo: Vec<f64> = (0..n).map(|p| if self.kind[p] == LIVE { -1.0 } else { self.val[p] }).collect();
         let mut hi: Vec<f64> = (0..n).map(|p| if self.kind[p] == LIVE { 1.0 } else { self.val[p] }).collect();
         let live: Vec<u32> = (0..n as u32).filter(|&p| self.kind[p as usize] == LIVE).collect();
-        obs.begin("strategy iteration: first bounds", 0);
+        obs.begin("strategy iteration: first bounds (sweeps)", WARM_SWEEPS);
         for sweep in 0..WARM_SWEEPS {
             let mut moved = 0f64;
             for &p in &live {
@@ -719,17 +769,12 @@ impl<'a> Group<'a> {
         self.warm_start(obs);
     }
 
-    /// Iterates to optimal strategies and returns the group's tables with
-    /// their progress ranks.
-    pub fn run(mut self, succ_error: f64, obs: &dyn Observer) -> (Vec<Table>, Stats) {
-        obs.begin("strategy iteration", 0);
-        let trace = std::env::var_os("LUDUS_TRACE").is_some();
-        self.warm_start(obs);
-        if trace {
-            eprintln!("warm start: {} sweeps", self.stats.warm);
-        }
+    /// Hoffman–Karp at the current discount: the second player's best reply,
+    /// then one improvement of the first player's strategy, until neither
+    /// changes (holding loops only in the undiscounted game).
+    fn iterate(&mut self, trace: bool, obs: &dyn Observer) {
+        let holds = self.lambda == 1.0;
         loop {
-            // The second player's best reply.
             loop {
                 self.evaluate();
                 let s = self.improve(SECOND);
@@ -737,7 +782,7 @@ impl<'a> Group<'a> {
                 if trace {
                     eprintln!("reply round {}: {s} switched, residual {:.2e}", self.stats.rounds, self.stats.residual);
                 }
-                if s > 0 || self.hold(SECOND) {
+                if s > 0 || (holds && self.hold(SECOND)) {
                     continue;
                 }
                 break;
@@ -747,14 +792,55 @@ impl<'a> Group<'a> {
             if trace {
                 eprintln!("first round {}: {s} switched, residual {:.2e}", self.stats.rounds, self.stats.residual);
             }
-            if s > 0 || self.hold(FIRST) {
+            if s > 0 || (holds && self.hold(FIRST)) {
                 continue;
             }
             break;
         }
+    }
+
+    /// Iterates to optimal strategies and returns the group's tables with
+    /// their progress ranks.
+    pub fn run(mut self, succ_error: f64, obs: &dyn Observer) -> (Vec<Table>, Stats) {
+        let trace = std::env::var_os("LUDUS_TRACE").is_some();
+        self.lambda = 1.0 - DISCOUNT;
+        self.warm_start(obs);
+        obs.begin("strategy iteration (rounds)", 0);
+        if trace {
+            eprintln!("warm start: {} sweeps", self.stats.warm);
+        }
+        // First in the discounted game, where every improvement is an
+        // improvement and play that loops is worth nothing by itself; then in
+        // the game itself, from those strategies.
+        for lambda in [1.0 - DISCOUNT, 1.0] {
+            self.lambda = lambda;
+            self.iterate(trace, obs);
+        }
+        // The first player's values are what its strategy guarantees against
+        // any reply, the second player's what a side gets at most against
+        // that strategy: the game's value lies between them.
+        let n = self.n;
+        self.stats.gap = (0..n)
+            .into_par_iter()
+            .filter(|&p| self.kind[p] == LIVE)
+            .map(|p| (self.val[p] - self.val[n + p]).abs())
+            .reduce(|| 0.0, f64::max);
+        if trace {
+            eprintln!(
+                "{n} positions: rounds {}, holds {}, gap between the sides {:.2e}; seconds warm {:.2} evaluate {:.2} \
+                 improve {:.2} hold {:.2}",
+                self.stats.rounds,
+                self.stats.holds,
+                self.stats.gap,
+                self.stats.seconds[0],
+                self.stats.seconds[1],
+                self.stats.seconds[2],
+                self.stats.seconds[3]
+            );
+        }
         self.rank_progress();
         obs.finish();
-        let error = succ_error + ARITH + GRID_HALF_STEP;
+        let error = succ_error + ARITH + GRID_HALF_STEP + self.stats.gap;
         let stats = self.stats;
         let n = self.n;
         let Group { ix, base, kind, mut val, .. } = self;
@@ -774,17 +860,74 @@ impl<'a> Group<'a> {
 /// The strategy of one node after an improvement pass: each throw's choice
 /// switches only to a strictly better one (an exit on a tie).
 #[inline]
-fn choose(mode: u8, cur: u32, arg: u32, best: f64, kids_val: &[f64], en: u32, es: u32) -> (u8, u32) {
+#[allow(clippy::too_many_arguments)]
+fn choose(mode: u8, cur: u32, arg: u32, best: f64, kids_val: &[f64], lambda: f64, en: u32, es: u32) -> (u8, u32) {
     let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
-    let cur_in = if cur == NONE { f64::NEG_INFINITY } else { -kids_val[cur as usize] };
+    let cur_in = if cur == NONE { f64::NEG_INFINITY } else { -lambda * kids_val[cur as usize] };
     let mut m = mode & HAS_KIDS;
     for (bit, e) in [(STAY_N, en), (STAY_S, es)] {
-        let now = if mode & bit != 0 { cur_in } else { x(e) };
-        let stay = if best > now + TOL { best > x(e) + TOL } else { mode & bit != 0 };
+        let stays = mode & bit != 0;
+        let now = if stays { cur_in } else { x(e) };
+        // The better of the best in-group move and the exit, if strictly
+        // better than the current choice.
+        let stay = if best > now + TOL && best > x(e) + TOL {
+            true
+        } else if x(e) > now + TOL {
+            false
+        } else {
+            stays
+        };
         if stay {
             m |= bit;
         }
     }
     let next = if m & (STAY_N | STAY_S) != 0 { arg } else { NONE };
     (m, next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Children's values for the side to reply: child `c` is worth `-kv[c]`
+    /// to the side choosing.
+    const KV: [f64; 3] = [-0.5, -0.6, -0.55];
+
+    #[test]
+    fn a_node_that_stays_leaves_for_a_better_exit() {
+        // Staying in child 0 (worth 0.5, the best child) after both throws;
+        // both exits are worth 0.7.
+        let (m, next) = choose(HAS_KIDS | STAY_N | STAY_S, 0, 0, 0.5, &KV, 1.0, to_code(0.7), to_code(0.7));
+        assert_eq!((m, next), (HAS_KIDS, NONE));
+        // A better child than the current one, but a better exit still.
+        let (m, next) = choose(HAS_KIDS | STAY_N | STAY_S, 0, 1, 0.6, &KV, 1.0, to_code(0.7), to_code(0.7));
+        assert_eq!((m, next), (HAS_KIDS, NONE));
+    }
+
+    #[test]
+    fn each_throw_takes_the_better_of_exit_and_child() {
+        // Best child 1 (0.6) beats the special exit (0.55) but not the normal
+        // one (0.7).
+        let (m, next) = choose(HAS_KIDS | STAY_N | STAY_S, 0, 1, 0.6, &KV, 1.0, to_code(0.7), to_code(0.55));
+        assert_eq!((m, next), (HAS_KIDS | STAY_S, 1));
+        // From exits worth 0.3, a child worth 0.6 is taken after both throws.
+        let (m, next) = choose(HAS_KIDS, NONE, 1, 0.6, &KV, 1.0, to_code(0.3), to_code(0.3));
+        assert_eq!((m, next), (HAS_KIDS | STAY_N | STAY_S, 1));
+    }
+
+    #[test]
+    fn ties_keep_the_current_choice() {
+        let (m, next) = choose(HAS_KIDS | STAY_N, 0, 0, 0.5, &KV, 1.0, to_code(0.5), to_code(0.5));
+        assert_eq!((m, next), (HAS_KIDS | STAY_N, 0));
+        let (m, next) = choose(HAS_KIDS, NONE, 0, 0.5, &KV, 1.0, to_code(0.5), to_code(0.5));
+        assert_eq!((m, next), (HAS_KIDS, NONE));
+    }
+
+    #[test]
+    fn a_discount_weighs_the_children() {
+        // A child worth 0.6 undiscounted is worth less than an exit of 0.6
+        // in the discounted game.
+        let (m, _) = choose(HAS_KIDS, NONE, 1, -0.9 * KV[1], &KV, 0.9, to_code(0.58), to_code(0.58));
+        assert_eq!(m, HAS_KIDS);
+    }
 }
