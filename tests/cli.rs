@@ -96,7 +96,7 @@ fn bad_input_exits_2_with_a_message() {
 fn merels_solve_projection_counts_like_with_like() {
     for (args, complete) in [
         (&["--board", "three", "--dice", "none"][..], true),
-        (&["--board", "six", "--dice", "none", "--max-men", "5"][..], false),
+        (&["--board", "six", "--dice", "none", "--max-men", "7"][..], false),
     ] {
         let mut all = vec!["merels", "solve", "--no-db", "--json", "-q"];
         all.extend_from_slice(args);
@@ -111,6 +111,7 @@ fn merels_solve_projection_counts_like_with_like() {
         assert_eq!(p["positions_solved"], v["positions"], "{args:?}");
         let (solved, total) = (p["indices_solved"].as_u64().unwrap(), p["indices_total"].as_u64().unwrap());
         assert_eq!(solved == total, complete, "{args:?}: {p}");
+        assert!(solved > 0 && p["positions_solved"].as_u64() < Some(solved), "{args:?}: {p}");
         assert!(solved <= total && p["groups_solved"].as_u64() <= p["groups_total"].as_u64(), "{p}");
         assert!(p.get("positions_total").is_none(), "{p}");
     }
