@@ -341,8 +341,17 @@ fn bad_requests_get_a_message() {
         ("/api/merels/probe?board=three&board=six".into(), 400, "given twice"),
         ("/api/merels/probe?board=three&flying=maybe".into(), 400, "expected true or false"),
         ("/api/merels/probe?board=three&special_72=99".into(), 400, "from 0 to 72"),
-        ("/api/merels/probe?board=three&blocked=win".into(), 400, "expected lose or pass or draw"),
+        (
+            "/api/merels/probe?board=three&blocked=win".into(),
+            400,
+            "parameter 'blocked': unknown blocked rule 'win' (expected lose, pass or draw)",
+        ),
         ("/api/merels/probe?board=six&diagonals=true".into(), 400, "diagonals"),
+        (
+            "/api/merels/board?board=six&diagonals=true".into(),
+            400,
+            "diagonals are an option of the three board, not six",
+        ),
         ("/api/merels/probe?board=three&dice=none&play=a1,a1".into(), 400, "not legal"),
         ("/api/merels/probe?board=three&dice=none&play=z9".into(), 400, "not a point"),
         (format!("/api/merels/probe?position={}", enc("three:xxx...... x 0 3")), 400, "already"),

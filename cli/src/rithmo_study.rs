@@ -16,6 +16,7 @@ use engine::rithmo::study::{self, SiegeOnly, Tally, TargetKind};
 use engine::rithmo::{Move, Position, Rithmomachia, RuleSet, Side, Victory};
 use serde_json::{Value, json};
 
+use crate::common::{HASH_DEFAULT_MIB, check_match_tables, parse_depth, parse_hash, parse_threads};
 use crate::error::{CliError, Result};
 use crate::progress::counter;
 
@@ -39,9 +40,9 @@ pub struct StudyArgs {
     claim: Claim,
     /// Victory conditions of the self-play matches, comma separated
     #[arg(long, value_delimiter = ',', default_value = "body:15,great")]
-    victories: Vec<String>,
+    victories: Vec<Victory>,
     /// Search depth of both engines in self-play (plies)
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = parse_depth)]
     depth: u32,
     /// Each engine's first turns of a game played at random (varied games)
     #[arg(long, value_name = "PLIES", default_value_t = 3)]
@@ -62,10 +63,10 @@ pub struct StudyArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at once [default: one per core]
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
     threads: Option<usize>,
     /// Table size of each engine, in MiB
-    #[arg(long, value_name = "MIB", default_value_t = 4)]
+    #[arg(long, value_name = "MIB", default_value_t = HASH_DEFAULT_MIB, value_parser = parse_hash)]
     hash: usize,
     /// One JSON object on standard output, for scripts
     #[arg(long)]
@@ -99,23 +100,14 @@ pub fn run(args: StudyArgs) -> Result<()> {
     if !(args.half_width > 0.0 && args.half_width < 0.5) {
         return Err(CliError(format!("--half-width {}: choose above 0 and below 0.5", args.half_width)));
     }
-    if args.depth == 0 || args.depth > 20 {
-        return Err(CliError(format!("--depth {}: choose between 1 and 20", args.depth)));
-    }
     if args.max_games < 2 || args.min_games > args.max_games {
         return Err(CliError("--max-games must be at least 2 and at least --min-games".into()));
     }
     if args.max_plies == 0 {
         return Err("--max-plies must be at least 1".into());
     }
-    if args.threads == Some(0) {
-        return Err("--threads must be at least 1".into());
-    }
-    if args.hash == 0 || args.hash > 4096 {
-        return Err(CliError(format!("--hash {} MiB: choose between 1 and 4096", args.hash)));
-    }
-    let victories: Vec<Victory> =
-        args.victories.iter().map(|v| v.trim().parse::<Victory>()).collect::<std::result::Result<_, _>>()?;
+    check_match_tables(args.hash, args.threads, args.max_games)?;
+    let victories = args.victories.clone();
     if victories.is_empty() {
         return Err("--victories needs at least one victory condition".into());
     }

@@ -344,7 +344,26 @@ fn rendering_shows_every_man() {
         let text = render(&p, board);
         assert_eq!(text.matches('X').count() as u32, p.men[0].len(), "{text}");
         assert_eq!(text.matches('O').count() as u32, p.men[1].len(), "{text}");
+        // Every mark of a point is a point: the picture has as many as the
+        // board (the line below it, the side to move and hands, has none).
+        let picture = text.trim_end().rsplit_once('\n').unwrap().0;
+        let marks = picture.chars().filter(|c| matches!(c, 'X' | 'O' | '.')).count();
+        assert_eq!(marks, board.points().count(), "{text}");
     }
+}
+
+#[test]
+fn the_wheel_labels_its_compass_points_beside_them() {
+    let p: Position = "rota:.x...o... x 2 2".parse().unwrap();
+    let text = render(&p, Board::get(BoardKind::Rota, false));
+    let lines: Vec<&str> = text.lines().collect();
+    let column = |line: &str, c: char| line.find(c).unwrap_or_else(|| panic!("no {c} in {line:?}:\n{text}"));
+    // n stands over the north point (X), s under the south point (O).
+    assert_eq!(lines[0].trim(), "n", "{text}");
+    assert_eq!(column(lines[0], 'n'), column(lines[1], 'X'), "{text}");
+    let south = lines.iter().position(|l| l.contains('O')).unwrap();
+    assert_eq!(lines[south + 1].trim(), "s", "{text}");
+    assert_eq!(column(lines[south + 1], 's'), column(lines[south], 'O'), "{text}");
 }
 
 proptest! {

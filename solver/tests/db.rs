@@ -247,3 +247,25 @@ fn six_mens_endgames_under_chance_verify_and_are_exact() {
         fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// A table that cannot be stored leaves the database as it was: no
+/// temporary file behind, and the error names the file.
+#[test]
+fn a_failed_store_leaves_nothing_behind() {
+    let dir = temp("failed-store");
+    let rules = Rules::new(BoardKind::Three, Dice::None);
+    let sol = Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
+    let db = sol.database().unwrap().clone();
+    let (s, t) = sol.tables().next().unwrap();
+    let path = db.path(*s);
+    // The sector's file name taken by a directory: the table cannot go there.
+    fs::remove_file(&path).unwrap();
+    fs::create_dir(&path).unwrap();
+    let before: Vec<_> = fs::read_dir(db.dir()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let Values::Dtm(v) = &t.values else { panic!("three without dice is solved in plies") };
+    let err = db.store(&Table::new(t.indexer.clone(), Values::Dtm(v.clone()), t.meta)).unwrap_err();
+    assert!(err.to_string().contains(&path.display().to_string()), "{err}");
+    let after: Vec<_> = fs::read_dir(db.dir()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(before, after, "the directory changed");
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -139,8 +139,8 @@ impl Db {
         fs::metadata(self.path(s)).ok().map(|m| m.len())
     }
 
-    /// Writes a table: to a temporary file first, then renamed over the
-    /// final name, so that a file with the final name is always complete.
+    /// Writes a table atomically ([`engine::file::write_atomic_with`]): a
+    /// file with the final name is always complete.
     pub fn store(&self, t: &Table) -> std::io::Result<()> {
         fs::create_dir_all(&self.dir)?;
         let payload = encode(&t.values, &t.rank);
@@ -163,19 +163,11 @@ impl Db {
         h[80..80 + n].copy_from_slice(&label.as_bytes()[..n]);
         let crc = checksum(&h, &payload.1);
         h[40..44].copy_from_slice(&crc.to_le_bytes());
-        let path = self.path(s);
-        let tmp = path.with_extension("sec.tmp");
-        {
-            let mut f = File::create(&tmp)?;
-            f.write_all(&h)?;
-            f.write_all(&payload.1)?;
-            f.sync_all()?;
-        }
-        fs::rename(&tmp, &path)?;
-        if let Ok(d) = File::open(&self.dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
+        engine::file::write_atomic_with(&self.path(s), |w| {
+            w.write_all(&h)?;
+            w.write_all(&payload.1)
+        })
+        .map_err(std::io::Error::other)
     }
 
     /// Reads and verifies a sector's table.
