@@ -12,7 +12,7 @@ use fxhash::FxHashMap;
 use super::db::{Db, DbError};
 use super::exact::forward_exact;
 use super::index::{BoardTables, Indexer};
-use super::retro::{forward_dtm, retrograde, valid};
+use super::retro::{forward_dtm, retrograde};
 use super::sector::{Sector, solve_order, successors};
 use super::strategy::{self, Known};
 use super::table::{Census, Eval, Kind, Meta, Table, Values};
@@ -322,7 +322,7 @@ impl Solution {
                 Kind::Chance => Eval::Chance(Interval::LOSS),
             });
         }
-        if !valid(self.rules.board, st) {
+        if !self.rules.valid(st) {
             return None;
         }
         self.tables.get(&Sector::of(st))?.get(st)
@@ -491,7 +491,7 @@ impl Solution {
                     return CODE_UNUSED;
                 }
                 let st = ix.state(i);
-                if !valid(rules.board, &st) {
+                if !rules.valid(&st) {
                     return CODE_UNUSED;
                 }
                 if rules.lost(&st) {

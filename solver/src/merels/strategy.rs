@@ -248,7 +248,7 @@ impl<'a> Group<'a> {
             return None;
         }
         let st = x.state(i);
-        crate::merels::retro::valid(self.rules.board, &st).then_some(st)
+        self.rules.valid(&st).then_some(st)
     }
 
     /// The position id of an in-group state, if it is in the group.
