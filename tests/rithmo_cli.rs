@@ -124,3 +124,138 @@ fn play_as_odd_turns_the_board_and_names_whose_score() {
     let reply = text.lines().find(|l| l.starts_with("Even plays")).expect("the engine moves first");
     assert!(reply.contains(" for Even;"), "{reply}");
 }
+
+#[test]
+fn analyse_multipv_names_the_side_and_gives_distinct_lines() {
+    let o = ludus(&["rithmo", "analyse", "--depth", "3", "--multipv", "3", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    // Three lines per depth, then the result.
+    assert_eq!(lines.len(), 3 * 3 + 1);
+    for d in 1..=3 {
+        let at: Vec<&serde_json::Value> =
+            lines.iter().filter(|l| l["depth"] == d && l.get("multipv").is_some()).collect();
+        assert_eq!(at.len(), 3);
+        let firsts: std::collections::BTreeSet<String> = at.iter().map(|l| l["pv"][0].to_string()).collect();
+        assert_eq!(firsts.len(), 3, "three different first moves at depth {d}");
+        let scores: Vec<i64> = at.iter().map(|l| l["score"].as_i64().unwrap()).collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "best first: {scores:?}");
+        assert!(at.iter().all(|l| l["side"] == "Even"));
+    }
+    let last = lines.last().unwrap();
+    assert_eq!(last["lines"].as_array().unwrap().len(), 3);
+    assert_eq!(last["best_move"], last["lines"][0]["pv"][0]);
+    // One line: the same best move and score as a plain analysis.
+    let one = ludus(&["rithmo", "analyse", "--depth", "3", "--json"]);
+    let one: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&one.stdout).lines().last().unwrap()).unwrap();
+    assert_eq!(one["score"], last["score"]);
+    // Odd to move: its scores are named Odd's.
+    let o = ludus(&["rithmo", "analyse", "--depth", "2", "--fen", &odd_to_move()]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("Scores are Odd's"), "{text}");
+    assert!(text.lines().last().unwrap().contains("score Odd "), "{text}");
+}
+
+fn odd_to_move() -> String {
+    engine::rithmo::START.replacen(" e ", " o ", 1)
+}
+
+#[test]
+fn study_tables_and_siege_only_as_json() {
+    let o = ludus(&["rithmo", "study", "--claim", "tables", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let odd = &v["tables"]["odd"]["sally"];
+    assert!(odd.as_array().unwrap().iter().any(|r| r["attacker"] == 7 && r["between"] == 13 && r["target"] == "P91"));
+    for side in ["even", "odd"] {
+        assert!(
+            v["tables"]["counts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c["side"].as_str().unwrap().to_lowercase() == side)
+        );
+    }
+    let o = ludus(&["rithmo", "study", "--claim", "siege-only", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["siege_only"]["odd"]["pyramid"].as_array().unwrap().iter().any(|p| p == "p190"));
+}
+
+#[test]
+fn study_self_play_reports_scores_and_capture_kinds() {
+    let o = ludus(&[
+        "rithmo",
+        "study",
+        "--claim",
+        "sides",
+        "--victories",
+        "body:3",
+        "--depth",
+        "1",
+        "--max-games",
+        "4",
+        "--min-games",
+        "4",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let run = &v["sides"][0];
+    assert_eq!(run["games"], 4);
+    let even = &run["even"];
+    let n = even["wins"].as_u64().unwrap() + even["draws"].as_u64().unwrap() + even["losses"].as_u64().unwrap();
+    assert_eq!(n, 4);
+    let c = &run["captures"];
+    let sum: u64 = ["encounter", "sally", "ambush", "siege", "strike"].iter().map(|k| c[k].as_u64().unwrap()).sum();
+    assert_eq!(sum, run["captures_total"].as_u64().unwrap());
+    assert_eq!(run["thesis_captures"]["total"], 148);
+}
+
+#[test]
+fn study_analyse_and_sprt_refuse_bad_input() {
+    for (args, want) in [
+        (vec!["rithmo", "analyse", "--multipv", "0"], "--multipv"),
+        (vec!["rithmo", "study", "--half-width", "0"], "--half-width"),
+        (vec!["rithmo", "study", "--victories", "glory"], "unknown victory"),
+        (vec!["rithmo", "tune", "--sprt", "ten"], "--sprt"),
+        (vec!["arena", "--game", "rota", "--a", "random", "--b", "random", "--sprt", "5,0"], "elo0 must be below"),
+        (vec!["arena", "--game", "rota", "--a", "random", "--b", "random", "--sprt", "0,5", "--alpha", "0.7"], "alpha"),
+    ] {
+        let o = ludus(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+}
+
+#[test]
+fn arena_sprt_stops_with_a_verdict() {
+    let o = ludus(&[
+        "arena",
+        "--game",
+        "rota",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "2000",
+        "--sprt",
+        "0,100",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["sprt"]["decision"], "accept_h1");
+    // Decided, and not before the fewest games a verdict needs.
+    assert!((30..2000).contains(&v["games"].as_u64().unwrap()));
+    assert!(v["sprt"]["llr"].as_f64().unwrap() >= v["sprt"]["upper_bound"].as_f64().unwrap());
+    assert!(v["elo_low"].as_f64().unwrap() > 0.0);
+}

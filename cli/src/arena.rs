@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use engine::arena::{self, Config, GameLog, Summary, Wdl};
+use engine::arena::{self, Config, Decision, GameLog, Sprt, Summary, Wdl};
 use engine::game::Game;
 use engine::merels::{BoardKind, Dice, Merels, Rules};
 use engine::players::alphabeta::SearcherBot;
@@ -17,7 +17,7 @@ use serde::Deserialize as _;
 use serde_json::{Value, json};
 use solver::merels::{PerfectBot, solution_for_play};
 
-use crate::common::{HASH_DEFAULT_MIB, check_match_tables, parse_hash, parse_threads};
+use crate::common::{HASH_DEFAULT_MIB, check_match_tables, parse_hash, parse_sprt, parse_threads};
 use crate::error::{CliError, Result};
 use crate::merels_args::{DbArgs, MoreRuleArgs, RuleArgs, rules_for};
 use crate::progress::{Bars, counter};
@@ -82,6 +82,17 @@ pub struct ArenaArgs {
     db: DbArgs,
     #[command(flatten)]
     rithmo: PositionArgs,
+    /// Stop when a sequential probability ratio test decides between two
+    /// Elo differences of A over B, H0 and H1 (`0,10`); --games is then the
+    /// most games to play
+    #[arg(long, value_name = "ELO0,ELO1", value_parser = parse_sprt, allow_hyphen_values = true)]
+    sprt: Option<(f64, f64)>,
+    /// The SPRT's chance of accepting H1 when H0 holds
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    alpha: f64,
+    /// The SPRT's chance of accepting H0 when H1 holds
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    beta: f64,
     /// Table size of Rithmomachia's engine, per bot and thread, in MiB
     #[arg(long, value_name = "MIB", default_value_t = HASH_DEFAULT_MIB, value_parser = parse_hash)]
     hash: usize,
@@ -104,6 +115,9 @@ pub fn run(args: ArenaArgs) -> Result<()> {
     }
     if args.max_plies == Some(0) {
         return Err("--max-plies must be at least 1".into());
+    }
+    if let Some((e0, e1)) = args.sprt {
+        Sprt::new(e0, e1, args.alpha, args.beta)?;
     }
     match args.game {
         GameName::Rithmo => run_rithmo(&args),
@@ -214,24 +228,37 @@ fn play_match<G: Game>(
     }
     let bar = counter(cfg.games as u64, "games", args.quiet || args.json);
     let t = Instant::now();
+    let test = match args.sprt {
+        Some((e0, e1)) => Some(Sprt::new(e0, e1, args.alpha, args.beta)?),
+        None => None,
+    };
+    // One game loop, with or without the test; its verdict, if any, beside
+    // the summary.
     let play = |each: &mut dyn FnMut(&GameLog) -> std::result::Result<(), String>| {
-        arena::run_with(game, a, b, &cfg, &|| bar.inc(1), each).map_err(|e| CliError(format!("illegal action: {e}")))
+        let illegal = |e: String| CliError(format!("illegal action: {e}"));
+        match &test {
+            None => Ok((arena::run_with(game, a, b, &cfg, &|| bar.inc(1), each).map_err(illegal)?, None)),
+            Some(test) => {
+                let r = arena::run_sprt(game, a, b, &cfg, test, &|| bar.inc(1), each).map_err(illegal)?;
+                Ok::<_, CliError>((r.summary, Some((*test, r.decision, r.llr))))
+            }
+        }
     };
     // The record is written game by game as the match goes, and appears
     // under its name only when the match is over.
-    let summary = match &args.record {
+    let (summary, sprt) = match &args.record {
         None => play(&mut |_| Ok(()))?,
         Some(path) => {
-            let mut summary = None;
+            let mut played = None;
             engine::file::write_atomic_with(path, |w| {
                 let mut each = |g: &GameLog| {
                     use std::io::Write as _;
                     writeln!(w, "{}", record_line(args, setup, g)).map_err(|e| e.to_string())
                 };
-                summary = Some(play(&mut each).map_err(|e| std::io::Error::other(e.0))?);
+                played = Some(play(&mut each).map_err(|e| std::io::Error::other(e.0))?);
                 Ok(())
             })?;
-            summary.expect("the match was played")
+            played.expect("the match was played")
         }
     };
     bar.finish_and_clear();
@@ -249,9 +276,13 @@ fn play_match<G: Game>(
         v["max_plies"] = json!(cfg.max_plies);
         v["threads"] = json!(threads);
         v["seconds"] = json!(seconds);
-        v["games_per_second"] = json!(cfg.games as f64 / seconds.max(1e-9));
+        v["games_per_second"] = json!(summary.games as f64 / seconds.max(1e-9));
         v["elo_text"] = json!(elo_text(summary.elo));
         v["reproducible"] = json!(!timed);
+        if let Some((test, decision, llr)) = &sprt {
+            let (lo, hi) = test.bounds();
+            v["sprt"] = json!({"test": test, "decision": decision, "llr": llr, "lower_bound": lo, "upper_bound": hi});
+        }
         println!("{}", serde_json::to_string_pretty(&v).map_err(|e| CliError(e.to_string()))?);
         return Ok(());
     }
@@ -259,15 +290,28 @@ fn play_match<G: Game>(
         "Arena: {} ({}), {} games, seed {}, ply limit {}, {threads} threads: {:.2} s ({:.1} games/s)",
         setup.game,
         setup.label,
-        cfg.games,
+        summary.games,
         args.seed,
         cfg.max_plies,
         seconds,
-        cfg.games as f64 / seconds.max(1e-9)
+        summary.games as f64 / seconds.max(1e-9)
     );
     println!("A = {}   B = {}", args.a, args.b);
     println!();
     print_report(&summary);
+    if let Some((test, decision, llr)) = &sprt {
+        let (lo, hi) = test.bounds();
+        let verdict = match decision {
+            Decision::AcceptH1 => format!("H1 accepted: A is stronger than B by about {:+} Elo or more", test.elo1),
+            Decision::AcceptH0 => format!("H0 accepted: A is not stronger than B by {:+} Elo", test.elo1),
+            Decision::Continue => format!("no decision within {} games", cfg.games),
+        };
+        println!(
+            "SPRT H0: {:+} Elo, H1: {:+} Elo (alpha {}, beta {}): log-likelihood ratio {llr:.3}, bounds \
+             ({lo:.3}, {hi:.3}) — {verdict} after {} games",
+            test.elo0, test.elo1, test.alpha, test.beta, summary.games
+        );
+    }
     if timed {
         println!("(a bot plays by the clock: the games depend on the machine's speed, not on the seed alone)");
     }

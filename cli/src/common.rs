@@ -39,6 +39,13 @@ pub fn print_json<T: serde::Serialize + ?Sized>(v: &T) -> Result<()> {
     Ok(())
 }
 
+/// Parses `--sprt`: two Elo differences, `ELO0,ELO1`.
+pub fn parse_sprt(s: &str) -> std::result::Result<(f64, f64), String> {
+    let (a, b) = s.split_once(',').ok_or_else(|| format!("'{s}' is not two Elo differences: write ELO0,ELO1"))?;
+    let num = |x: &str| x.trim().parse::<f64>().map_err(|_| format!("'{x}' in --sprt '{s}' is not a number"));
+    Ok((num(a)?, num(b)?))
+}
+
 /// Memory the system can give now, in bytes (Linux: `MemAvailable`).
 pub fn available_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;

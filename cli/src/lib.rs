@@ -14,6 +14,7 @@ mod progress;
 mod replay;
 mod rithmo;
 mod rithmo_study;
+mod rithmo_tune;
 mod rota;
 mod serve;
 mod wibold;

@@ -100,7 +100,10 @@ enum RithmoCmd {
         position: PositionArgs,
         #[command(flatten)]
         search: SearchArgs,
-        /// JSON lines: one per iteration, then the result
+        /// Search the N best moves, each with its line and score
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        multipv: usize,
+        /// JSON lines: one per iteration (and line), then the result
         #[arg(long)]
         json: bool,
     },
@@ -147,6 +150,9 @@ enum RithmoCmd {
     /// values allow (its Tables 2 and 3), the pieces only a siege can take,
     /// and which side is stronger by engine self-play, with captures by kind
     Study(crate::rithmo_study::StudyArgs),
+    /// Fit the evaluation's weights to self-play games, then test the fitted
+    /// engine against the current one in the arena (an SPRT)
+    Tune(crate::rithmo_tune::TuneArgs),
     /// Count the leaves of the legal-move tree to a depth
     Perft {
         /// Plies to count, 0 to 12
@@ -171,14 +177,18 @@ enum RithmoCmd {
 
 pub fn run(args: RithmoArgs) -> Result<()> {
     match args.cmd {
-        RithmoCmd::Analyse { position, search, json } => {
+        RithmoCmd::Analyse { position, search, multipv, json } => {
             let started = Started::now();
             search.check()?;
+            if multipv == 0 || multipv > 500 {
+                return Err(CliError(format!("--multipv {multipv}: choose between 1 and 500")));
+            }
             let (pos, rules) = position.resolve()?;
-            analyse(&pos, rules, &search, json, started)
+            analyse(&pos, rules, &search, multipv, json, started)
         }
         RithmoCmd::Bench { depth, movetime, quiet, json } => bench(depth, movetime, quiet || json, json),
         RithmoCmd::Study(a) => crate::rithmo_study::run(a),
+        RithmoCmd::Tune(a) => crate::rithmo_tune::run(a),
         RithmoCmd::Show { position, play, svg } => {
             let (mut pos, rules) = position.resolve()?;
             if let Some(path) = &svg {
@@ -254,10 +264,12 @@ fn check_svg_path(path: &std::path::Path) -> Result<()> {
     Ok(engine::file::check_writable(path)?)
 }
 
-pub(crate) fn info_json(i: &Info) -> serde_json::Value {
+/// One iteration's result; the score is `side`'s, the side to move.
+pub(crate) fn info_json(i: &Info, side: Side) -> serde_json::Value {
     json!({
         "depth": i.depth,
         "seldepth": i.seldepth,
+        "side": side.name(),
         "score": i.score,
         "score_text": score_text(i.score),
         "nodes": i.nodes,
@@ -267,12 +279,18 @@ pub(crate) fn info_json(i: &Info) -> serde_json::Value {
     })
 }
 
-fn print_info(i: &Info) {
+/// A score in words for the side it belongs to: `Even +0.35`, `Odd win in 3`.
+fn side_score(score: i32, side: Side) -> String {
+    format!("{side} {}", score_text(score))
+}
+
+fn print_info(i: &Info, side: Side, line: Option<usize>) {
     println!(
-        "depth {:>2}  seldepth {:>2}  score {:>10}  nodes {:>10}  nps {:>9}  time {:>7.3}s  pv {}",
+        "depth {:>2}  seldepth {:>2}{}  score {:>14}  nodes {:>10}  nps {:>9}  time {:>7.3}s  pv {}",
         i.depth,
         i.seldepth,
-        score_text(i.score),
+        line.map_or(String::new(), |k| format!("  multipv {k}")),
+        side_score(i.score, side),
         i.nodes,
         i.nps(),
         i.time.as_secs_f64(),
@@ -280,25 +298,57 @@ fn print_info(i: &Info) {
     );
 }
 
-fn analyse(pos: &Position, rules: RuleSet, args: &SearchArgs, json: bool, started: Started) -> Result<()> {
+/// Searches a position and prints each iteration; scores are the side to
+/// move's, and name it.
+fn analyse(
+    pos: &Position,
+    rules: RuleSet,
+    args: &SearchArgs,
+    lines: usize,
+    json: bool,
+    started: Started,
+) -> Result<()> {
     if pos.status(&rules) != Status::Ongoing {
         return Err(CliError(format!("nothing to analyse: {}", pos.status(&rules))));
     }
     let mut s = args.searcher(rules)?;
-    let result = s.search(pos, &[pos.hash()], args.limits(5000, started), |i| {
-        if json {
-            println!("{}", info_json(i));
-        } else {
-            print_info(i);
-        }
-    });
-    let best = result.pv.first().map(|m| m.to_string());
+    let side = pos.side_to_move();
+    if !json {
+        println!("Scores are {side}'s, the side to move (in men; win/loss in plies)");
+    }
+    let limits = args.limits(5000, started);
+    let result: Vec<Info> = if lines == 1 {
+        vec![s.search(pos, &[pos.hash()], limits, |i| {
+            if json {
+                println!("{}", info_json(i, side));
+            } else {
+                print_info(i, side, None);
+            }
+        })]
+    } else {
+        s.search_lines(pos, &[pos.hash()], limits, lines, |found| {
+            for (k, i) in found.iter().enumerate() {
+                if json {
+                    let mut v = info_json(i, side);
+                    v["multipv"] = json!(k + 1);
+                    println!("{v}");
+                } else {
+                    print_info(i, side, Some(k + 1));
+                }
+            }
+        })
+    };
+    let top = &result[0];
+    let best = top.pv.first().map(|m| m.to_string());
     if json {
-        let mut v = info_json(&result);
+        let mut v = info_json(top, side);
         v["best_move"] = json!(best);
+        if lines > 1 {
+            v["lines"] = result.iter().map(|i| info_json(i, side)).collect();
+        }
         println!("{v}");
     } else {
-        println!("best move {}  score {}", best.unwrap_or_else(|| "(none)".into()), score_text(result.score));
+        println!("best move {}  score {}", best.unwrap_or_else(|| "(none)".into()), side_score(top.score, side));
     }
     Ok(())
 }

@@ -3,17 +3,18 @@
 //! pieces only a siege can take, and which side is stronger in engine
 //! self-play, with the captures of those games by kind.
 
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use engine::arena::{self, Config, GameLog, Summary};
+use engine::arena::{self, Config, GameLog};
 use engine::game::Game as _;
 use engine::players::Bot;
 use engine::players::alphabeta::SearcherBot;
 use engine::players::opening::RandomOpening;
 use engine::players::{Limit, Spec};
 use engine::rithmo::study::{self, SiegeOnly, Tally, TargetKind};
-use engine::rithmo::{Move, Position, Rithmomachia, RuleSet, Side, Victory};
+use engine::rithmo::{Move, Position, Rithmomachia, RuleSet, Side, Victory, Weights};
 use serde_json::{Value, json};
 
 use crate::common::{HASH_DEFAULT_MIB, check_match_tables, parse_depth, parse_hash, parse_threads};
@@ -44,6 +45,9 @@ pub struct StudyArgs {
     /// Search depth of both engines in self-play (plies)
     #[arg(long, default_value_t = 2, value_parser = parse_depth)]
     depth: u32,
+    /// The evaluation's weights of both engines: hand, fitted-1 or default
+    #[arg(long, default_value = "default")]
+    weights: String,
     /// Each engine's first turns of a game played at random (varied games)
     #[arg(long, value_name = "PLIES", default_value_t = 3)]
     opening: usize,
@@ -107,6 +111,7 @@ pub fn run(args: StudyArgs) -> Result<()> {
         return Err("--max-plies must be at least 1".into());
     }
     check_match_tables(args.hash, args.threads, args.max_games)?;
+    Weights::named(&args.weights)?;
     let victories = args.victories.clone();
     if victories.is_empty() {
         return Err("--victories needs at least one victory condition".into());
@@ -285,8 +290,10 @@ fn thesis_tally() -> [u32; 5] {
 fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
     let game = Rithmomachia::new(rules, *start);
     let limit = Limit { depth: Some(args.depth), movetime: None };
+    let weights = Weights::named(&args.weights)?;
     let engine_bot = || -> Box<dyn Bot<Rithmomachia>> {
-        Box::new(RandomOpening { inner: Box::new(SearcherBot::new(limit, args.hash)), plies: args.opening })
+        let inner = SearcherBot::new(limit, args.hash).with_weights(weights);
+        Box::new(RandomOpening { inner: Box::new(inner), plies: args.opening })
     };
     let (a, b) = (engine_bot(), engine_bot());
     let spec = Spec::AlphaBeta(limit).to_string();
@@ -295,22 +302,20 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
     let t = Instant::now();
     let threads = args.threads.unwrap_or(0);
     let mut logs: Vec<GameLog> = Vec::new();
-    let batch = 50;
-    let mut summary = Summary::of(&logs);
     // Even is player 0 (it moves first from the start): its score is the
-    // first seat's.
-    while logs.len() < args.max_games {
-        let n = batch.min(args.max_games - logs.len());
-        let cfg = Config { games: n, seed: args.seed, max_plies: args.max_plies, threads };
-        let mut more =
-            arena::run_range(&game, a.as_ref(), b.as_ref(), &cfg, logs.len(), &|| bar.inc(1)).map_err(CliError)?;
-        logs.append(&mut more);
-        summary = Summary::of(&logs);
-        let half = 1.96 * summary.first_seat.score.std_error;
-        if logs.len() >= args.min_games && half < args.half_width && half > 0.0 {
-            break;
-        }
-    }
+    // first seat's. The interval is looked at every 50 games.
+    let mut results = arena::Tally::default();
+    let cfg = Config { games: args.max_games, seed: args.seed, max_plies: args.max_plies, threads };
+    arena::run_until(&game, a.as_ref(), b.as_ref(), &cfg, 50, &|| bar.inc(1), &mut |g| {
+        logs.push(g.clone());
+        results.add(g);
+        let half = 1.96 * results.summary().first_seat.score.std_error;
+        let done =
+            logs.len().is_multiple_of(50) && logs.len() >= args.min_games && half < args.half_width && half > 0.0;
+        Ok(if done { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
+    })
+    .map_err(CliError)?;
+    let summary = results.summary();
     bar.finish_and_clear();
     let mut tally = Tally::default();
     let mut by_reason: Vec<(String, usize)> = Vec::new();
@@ -339,10 +344,11 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
     let total = tally.total();
     if !quiet {
         println!(
-            "Self-play under victory {}: {} against itself ({} random turns each first), {} games, seed {}, ply \
-             limit {}, {:.0} s",
+            "Self-play under victory {}: {} ({} weights) against itself ({} random turns each first), {} games, \
+             seed {}, ply limit {}, {:.0} s",
             rules.victory,
             spec,
+            args.weights,
             args.opening,
             logs.len(),
             args.seed,
@@ -397,6 +403,7 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
     Ok(json!({
         "victory": rules.victory.to_string(),
         "engine": spec,
+        "weights": args.weights,
         "random_turns": args.opening,
         "games": logs.len(),
         "seed": args.seed,

@@ -8,6 +8,8 @@
 //! action is a bug, reported as an error. A game longer than the ply limit
 //! is a draw.
 
+use std::ops::ControlFlow;
+
 use rand::Rng as _;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -182,16 +184,37 @@ pub fn run_with<G: Game>(
     progress: &(dyn Fn() + Sync),
     each: &mut dyn FnMut(&GameLog) -> Result<(), String>,
 ) -> Result<Summary, String> {
+    let mut tally = Tally::default();
+    run_until(game, a, b, cfg, CHUNK, progress, &mut |g| {
+        each(g)?;
+        tally.add(g);
+        Ok(ControlFlow::Continue(()))
+    })?;
+    Ok(tally.summary())
+}
+
+/// Plays games 0, 1, 2, … of a match, `batch` at a time in parallel, and
+/// hands them to `each` in the order of their indices until it breaks or
+/// `cfg.games` are played: where a match stops depends on its games alone,
+/// not on the threads (games of the last batch after the break are played
+/// and dropped). An error of `each` stops the match.
+pub fn run_until<G: Game>(
+    game: &G,
+    a: &dyn Bot<G>,
+    b: &dyn Bot<G>,
+    cfg: &Config,
+    batch: usize,
+    progress: &(dyn Fn() + Sync),
+    each: &mut dyn FnMut(&GameLog) -> Result<ControlFlow<()>, String>,
+) -> Result<(), String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", cfg.threads))?;
-    let mut tally = Tally::default();
-    for first in (0..cfg.games).step_by(CHUNK) {
-        let chunk = first..(first + CHUNK).min(cfg.games);
+    for first in (0..cfg.games).step_by(batch.max(1)) {
+        let part = first..(first + batch.max(1)).min(cfg.games);
         let logs: Vec<GameLog> = pool.install(|| {
-            chunk
-                .into_par_iter()
+            part.into_par_iter()
                 .map(|index| {
                     let g = play_indexed(game, a, b, cfg, index)?;
                     progress();
@@ -200,11 +223,12 @@ pub fn run_with<G: Game>(
                 .collect::<Result<_, String>>()
         })?;
         for g in &logs {
-            each(g)?;
-            tally.add(g);
+            if each(g)?.is_break() {
+                return Ok(());
+            }
         }
     }
-    Ok(tally.summary())
+    Ok(())
 }
 
 /// Plays game `index` of a match: its seed from the match's, A first in the
@@ -223,32 +247,6 @@ fn play_indexed<G: Game>(
     let played =
         play_game(game, bots, seed, seeds, cfg.max_plies).map_err(|e| format!("game {index} (seed {seed}): {e}"))?;
     Ok(GameLog { index, seed, a_first, played })
-}
-
-/// Plays games `first .. first + cfg.games` of a match (a match played in
-/// parts is the same match) and returns them.
-pub fn run_range<G: Game>(
-    game: &G,
-    a: &dyn Bot<G>,
-    b: &dyn Bot<G>,
-    cfg: &Config,
-    first: usize,
-    progress: &(dyn Fn() + Sync),
-) -> Result<Vec<GameLog>, String> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads)
-        .build()
-        .map_err(|e| format!("cannot start {} threads: {e}", cfg.threads))?;
-    pool.install(|| {
-        (first..first + cfg.games)
-            .into_par_iter()
-            .map(|index| {
-                let g = play_indexed(game, a, b, cfg, index)?;
-                progress();
-                Ok(g)
-            })
-            .collect()
-    })
 }
 
 /// A match's results counted game by game, in constant memory.
@@ -378,7 +376,13 @@ impl Sprt {
         n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
 
+    /// Where the test stands after these results: no verdict before
+    /// [`MIN_SAMPLE`] games, where the ratio's normal approximation does not
+    /// hold yet.
     pub fn decide(&self, r: &Wdl) -> Decision {
+        if (r.games() as u64) < MIN_SAMPLE {
+            return Decision::Continue;
+        }
         let (lo, hi) = self.bounds();
         let llr = self.llr(r);
         if llr <= lo {
@@ -391,19 +395,20 @@ impl Sprt {
     }
 }
 
-/// A match under an SPRT: its games (up to where it stopped) and where it
-/// stands.
+/// A match under an SPRT: its results (up to where it stopped) and where
+/// the test stands.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SprtRun {
-    pub logs: Vec<GameLog>,
+    pub summary: Summary,
     pub decision: Decision,
     pub llr: f64,
 }
 
-/// Plays a match until the SPRT decides or `cfg.games` are played. The test
-/// is checked after every pair of games (each opening with both colours),
-/// in game order, so where it stops depends on the seed alone, not on the
-/// threads; games are played in batches of a few per thread.
+/// Plays a match until the SPRT decides or `cfg.games` are played, handing
+/// each game to `each` as [`run_with`] does. The test is checked after
+/// every pair of games (each opening with both colours), in game order, so
+/// where it stops depends on the seed alone, not on the threads; games are
+/// played in batches of a few per thread.
 pub fn run_sprt<G: Game>(
     game: &G,
     a: &dyn Bot<G>,
@@ -411,29 +416,23 @@ pub fn run_sprt<G: Game>(
     cfg: &Config,
     sprt: &Sprt,
     progress: &(dyn Fn() + Sync),
+    each: &mut dyn FnMut(&GameLog) -> Result<(), String>,
 ) -> Result<SprtRun, String> {
     let threads = if cfg.threads == 0 { rayon::current_num_threads() } else { cfg.threads };
     let batch = (4 * threads).max(2).next_multiple_of(2);
-    let mut logs: Vec<GameLog> = Vec::new();
+    let mut tally = Tally::default();
     let mut wdl = Wdl::default();
-    while logs.len() < cfg.games {
-        let first = logs.len();
-        let n = batch.min(cfg.games - first);
-        let sub = Config { games: n, ..*cfg };
-        let mut more = run_range(game, a, b, &sub, first, progress)?;
-        logs.append(&mut more);
-        for g in &logs[first..] {
-            wdl.add(g.a_score());
-            if g.index % 2 == 1 {
-                let d = sprt.decide(&wdl);
-                if d != Decision::Continue {
-                    logs.truncate(g.index + 1);
-                    return Ok(SprtRun { logs, decision: d, llr: sprt.llr(&wdl) });
-                }
-            }
+    let mut decision = Decision::Continue;
+    run_until(game, a, b, cfg, batch, progress, &mut |g| {
+        each(g)?;
+        tally.add(g);
+        wdl.add(g.a_score());
+        if g.index % 2 == 1 {
+            decision = sprt.decide(&wdl);
         }
-    }
-    Ok(SprtRun { decision: Decision::Continue, llr: sprt.llr(&wdl), logs })
+        Ok(if decision == Decision::Continue { ControlFlow::Continue(()) } else { ControlFlow::Break(()) })
+    })?;
+    Ok(SprtRun { summary: tally.summary(), decision, llr: sprt.llr(&wdl) })
 }
 
 /// Wins, draws and losses.
@@ -624,9 +623,54 @@ mod tests {
         assert_eq!(t.decide(&Wdl { wins: 350, draws: 200, losses: 450 }), Decision::AcceptH0);
         assert_eq!(t.decide(&Wdl { wins: 5, draws: 2, losses: 5 }), Decision::Continue);
         assert_eq!(t.llr(&Wdl { wins: 0, draws: 40, losses: 0 }), 0.0);
+        // Too few games for a verdict, however one-sided.
+        let early = Wdl { wins: 27, draws: 0, losses: 1 };
+        assert!(t.llr(&early) > hi);
+        assert_eq!(t.decide(&early), Decision::Continue);
+        assert_eq!(t.decide(&Wdl { wins: 29, draws: 0, losses: 1 }), Decision::AcceptH1);
         assert!(Sprt::new(5.0, 0.0, 0.05, 0.05).is_err());
         assert!(Sprt::new(0.0, 5.0, 0.0, 0.05).is_err());
         assert!(Sprt::new(0.0, 5.0, 0.05, 0.5).is_err());
+    }
+
+    #[test]
+    fn an_sprt_match_stops_where_its_results_decide_whatever_the_threads() {
+        use crate::merels::{Merels, Rules};
+        use crate::players::generic_bot;
+        let game = Merels::new(Rules::rota());
+        let bot = |s: &str| generic_bot::<Merels>(&s.parse().unwrap()).unwrap();
+        let (a, b) = (bot("greedy"), bot("random"));
+        let test = Sprt::new(0.0, 100.0, 0.05, 0.05).unwrap();
+        let run = |threads: usize| {
+            let cfg = Config { games: 2000, seed: 5, max_plies: 300, threads };
+            let mut logs = Vec::new();
+            let r = run_sprt(&game, a.as_ref(), b.as_ref(), &cfg, &test, &|| {}, &mut |g| {
+                logs.push(g.clone());
+                Ok(())
+            })
+            .unwrap();
+            (r, logs)
+        };
+        let (one, logs) = run(1);
+        assert_eq!((one.clone(), logs.clone()), run(3));
+        assert_ne!(one.decision, Decision::Continue);
+        // The decision is the first pair of games at which the ratio leaves
+        // the bounds, replayed from the games themselves.
+        let mut wdl = Wdl::default();
+        for (i, g) in logs.iter().enumerate() {
+            assert_eq!(g.index, i);
+            wdl.add(g.a_score());
+            if i % 2 == 1 && i + 1 < logs.len() {
+                assert_eq!(test.decide(&wdl), Decision::Continue, "the test went on after deciding at game {i}");
+            }
+        }
+        assert_eq!(test.decide(&wdl), one.decision);
+        assert_eq!(test.llr(&wdl), one.llr);
+        assert_eq!(logs.len() % 2, 0);
+        assert_eq!(one.summary, Summary::of(&logs));
+        // The same games as an ordinary match of that length.
+        let cfg = Config { games: logs.len(), seed: 5, max_plies: 300, threads: 2 };
+        assert_eq!(logs, super::run(&game, a.as_ref(), b.as_ref(), &cfg, &|| {}).unwrap());
     }
 
     #[test]

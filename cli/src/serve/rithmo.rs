@@ -238,14 +238,15 @@ async fn analyse(
         }
     }
     let pos: Position = *game.position();
+    let side = pos.side_to_move();
     let history = game.hashes();
     let limits = Limits { depth: req.depth, movetime: Some(Duration::from_millis(movetime)), nodes: None };
     tokio::task::spawn_blocking(move || {
         let _slot = slot;
         let result = searcher.search(&pos, &history, limits, |i| {
-            job.lock().unwrap_or_else(|e| e.into_inner()).lines.push(info_json(i));
+            job.lock().unwrap_or_else(|e| e.into_inner()).lines.push(info_json(i, side));
         });
-        let mut v = info_json(&result);
+        let mut v = info_json(&result, side);
         v["best_move"] = json!(result.pv.first().map(|m| m.to_string()));
         job.lock().unwrap_or_else(|e| e.into_inner()).result = Some(v);
     });

@@ -196,11 +196,18 @@ impl<G: Game> Agent<G> for AlphaBetaAgent {
 pub struct SearcherBot {
     limit: Limit,
     hash_mib: usize,
+    weights: rithmo::Weights,
 }
 
 impl SearcherBot {
     pub fn new(limit: Limit, hash_mib: usize) -> SearcherBot {
-        SearcherBot { limit, hash_mib }
+        SearcherBot { limit, hash_mib, weights: rithmo::Weights::DEFAULT }
+    }
+
+    /// The same engine evaluating with other weights.
+    pub fn with_weights(mut self, weights: rithmo::Weights) -> SearcherBot {
+        self.weights = weights;
+        self
     }
 }
 
@@ -210,19 +217,25 @@ impl Bot<Rithmomachia> for SearcherBot {
     }
 
     fn agent(&self, _seed: u64) -> Box<dyn Agent<Rithmomachia>> {
-        Box::new(SearcherAgent { limit: self.limit, hash_mib: self.hash_mib, searcher: None })
+        Box::new(SearcherAgent { limit: self.limit, hash_mib: self.hash_mib, weights: self.weights, searcher: None })
     }
 }
 
 pub struct SearcherAgent {
     limit: Limit,
     hash_mib: usize,
+    weights: rithmo::Weights,
     searcher: Option<rithmo::Searcher>,
 }
 
 impl Agent<Rithmomachia> for SearcherAgent {
     fn choose(&mut self, game: &Rithmomachia, line: &rithmo::Line) -> rithmo::Move {
-        let s = self.searcher.get_or_insert_with(|| rithmo::Searcher::new(game.rules, self.hash_mib));
+        let weights = self.weights;
+        let s = self.searcher.get_or_insert_with(|| {
+            let mut s = rithmo::Searcher::new(game.rules, self.hash_mib);
+            s.weights = weights;
+            s
+        });
         let limits = rithmo::Limits { depth: self.limit.depth, movetime: self.limit.movetime, nodes: None };
         let info = s.search(&line.pos, &line.history, limits, |_| {});
         match info.pv.first() {

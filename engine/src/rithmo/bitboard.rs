@@ -258,6 +258,14 @@ impl Bitboard {
         }))
     }
 
+    /// The lowest and highest rank (0–15) holding a square of a non-empty
+    /// set.
+    #[inline(always)]
+    pub fn rank_span(self) -> (u8, u8) {
+        debug_assert!(self.0 != 0);
+        ((self.0.trailing_zeros() / 8) as u8, ((127 - self.0.leading_zeros()) / 8) as u8)
+    }
+
     pub fn iter(self) -> SquareIter {
         SquareIter(self.0)
     }

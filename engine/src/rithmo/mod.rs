@@ -27,11 +27,12 @@ mod siege;
 mod square;
 pub mod study;
 mod tt;
+pub mod tune;
 mod victory;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Dir};
-pub use eval::{MAN, evaluate};
+pub use eval::{Features, MAN, N_TERMS, Weights, evaluate, features};
 pub use game::{Game, Line, Rithmomachia};
 pub use moves::{Move, MoveKind, MoveList};
 pub use notation::MoveError;

@@ -197,12 +197,24 @@ impl Position {
 
     #[inline(always)]
     fn each_capture(&self, rules: &RuleSet, g: &Geometry, mut emit: impl FnMut(Move)) {
+        let own = self.occupied(self.side_to_move());
         let enemy = self.occupied(self.side_to_move().other());
+        if own.is_empty() || enemy.is_empty() {
+            return;
+        }
+        // The ranks each army spans: armies further apart than the longest
+        // move cannot meet by a regular move (no encounter, no ambush), and
+        // armies on no common rank cannot sally along a rank.
+        let (own_lo, own_hi) = own.rank_span();
+        let (enemy_lo, enemy_hi) = enemy.rank_span();
+        let reach_d = rules.max_distance();
+        let apart = enemy_lo > own_hi + reach_d || own_lo > enemy_hi + reach_d;
+        let common_rank = !(enemy_lo > own_hi || own_lo > enemy_hi);
         let mut hits = Hits { pos: self, rules, pyramids: self.shape_bb(Shape::Pyramid), caps: MoveList::new() };
         // Enemy pieces a regular move reaches, by distance group and
         // direction; those reached twice or more may fall to an ambush.
         let mut reach = Reach { by: [[Bitboard::EMPTY; 4]; 4], twice: Bitboard::EMPTY };
-        if rules.encounter || rules.ambush {
+        if (rules.encounter || rules.ambush) && !apart {
             let mut once = Bitboard::EMPTY;
             for j in 0..rules.n_distances as usize {
                 let k = rules.distances[j];
@@ -220,14 +232,14 @@ impl Position {
                 });
             }
         }
-        if rules.encounter {
+        if rules.encounter && !apart {
             encounter::captures(&mut hits, &reach);
         }
-        if rules.ambush {
+        if rules.ambush && !apart {
             ambush::captures(&mut hits, &reach);
         }
         if rules.sally {
-            sally::captures(&mut hits);
+            sally::captures(&mut hits, common_rank);
         }
         // Several reasons for one (from, to, kind) make one move.
         let caps = &mut hits.caps;

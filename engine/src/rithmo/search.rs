@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::eval::{MAN, evaluate};
+use super::eval::{MAN, Weights, features};
 use super::moves::{Move, MoveKind, MoveList};
 use super::position::Position;
 use super::rules::RuleSet;
@@ -79,6 +79,8 @@ pub fn score_text(score: i32) -> String {
 pub struct Searcher {
     pub rules: RuleSet,
     pub options: Options,
+    /// The evaluation's weights.
+    pub weights: Weights,
     tt: Tt,
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Box<[[i32; 128]; 128]>,
@@ -92,6 +94,9 @@ pub struct Searcher {
     limits: Limits,
     stop: Arc<AtomicBool>,
     stopped: bool,
+    /// Root moves left out (the lines already found at this depth, for
+    /// several principal variations).
+    excluded: Vec<Move>,
 }
 
 impl Searcher {
@@ -107,6 +112,7 @@ impl Searcher {
         Ok(Searcher {
             rules,
             options: Options::default(),
+            weights: Weights::DEFAULT,
             tt: Tt::try_new(hash_mib)?,
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; 128]; 128]),
@@ -119,6 +125,7 @@ impl Searcher {
             limits: Limits::default(),
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
+            excluded: Vec::new(),
         })
     }
 
@@ -192,6 +199,84 @@ impl Searcher {
             }
         }
         best
+    }
+
+    /// Searches the `lines` best moves of `pos` (fewer if it has fewer),
+    /// each with its score (for the side to move) and principal variation:
+    /// at each depth the best move, then the best of the others, and so on.
+    /// Reports each finished depth's lines, best first; returns the last.
+    pub fn search_lines(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: Limits,
+        lines: usize,
+        mut report: impl FnMut(&[Info]),
+    ) -> Vec<Info> {
+        self.start = Instant::now();
+        self.limits = limits;
+        self.nodes = 0;
+        self.stopped = false;
+        self.stop.store(false, Ordering::Relaxed);
+        self.tt.new_search();
+        let legal = pos.legal_moves(&self.rules);
+        if legal.is_empty() {
+            return vec![self.search(pos, history, limits, |_| {})];
+        }
+        let lines = lines.clamp(1, legal.len());
+        let mut best: Vec<Info> = Vec::new();
+        let max_depth = limits.depth.unwrap_or(64).clamp(1, MAX_PLY as u32 - 8);
+        for depth in 1..=max_depth {
+            let mut found: Vec<Info> = Vec::new();
+            self.excluded.clear();
+            for _ in 0..lines {
+                self.path.clear();
+                self.path.extend_from_slice(history);
+                self.seldepth = 0;
+                let score = self.negamax(pos, depth as i32, -INF, INF, 0, true);
+                if self.stopped {
+                    break;
+                }
+                let pv: Vec<Move> = (0..self.pv_len[0]).map_while(|i| self.pv[0][i]).collect();
+                let Some(&first) = pv.first() else { break };
+                self.excluded.push(first);
+                found.push(Info {
+                    depth,
+                    seldepth: self.seldepth.max(depth),
+                    score,
+                    nodes: self.nodes,
+                    time: self.start.elapsed(),
+                    pv,
+                });
+            }
+            self.excluded.clear();
+            if found.len() < lines && (depth > 1 || found.is_empty()) {
+                break;
+            }
+            // Lines found later may score better (a table cut-off at a
+            // shallower bound): best first.
+            found.sort_by_key(|i| std::cmp::Reverse(i.score));
+            let (nodes, time) = (self.nodes, self.start.elapsed());
+            for f in &mut found {
+                (f.nodes, f.time) = (nodes, time);
+            }
+            best = found;
+            report(&best);
+            if let Some(t) = limits.movetime
+                && self.start.elapsed() * 2 > t
+            {
+                break;
+            }
+            if self.stopped {
+                break;
+            }
+        }
+        best
+    }
+
+    #[inline]
+    fn eval(&self, pos: &Position) -> i32 {
+        self.weights.apply(&features(pos, &self.rules))
     }
 
     fn time_up(&mut self) -> bool {
@@ -326,7 +411,7 @@ impl Searcher {
         }
         // Null move: if passing still holds beta, a move surely will.
         if self.options.null_move && !pv_node && depth >= 3 && beta.abs() < WIN_BOUND && moves.len() > 4 {
-            let stand = evaluate(pos, &self.rules);
+            let stand = self.eval(pos);
             if stand >= beta {
                 let passed = pos.with_side(pos.side_to_move().other());
                 self.path.push(passed.hash());
@@ -345,7 +430,11 @@ impl Searcher {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        for (i, &m) in moves.iter().enumerate() {
+        let mut i = 0;
+        for &m in moves.iter() {
+            if ply == 0 && self.excluded.contains(&m) {
+                continue;
+            }
             let child = pos.play(m, &self.rules);
             self.path.push(child.hash());
             let quiet = m.kind == MoveKind::Plain && child.clock > 0;
@@ -364,6 +453,7 @@ impl Searcher {
                 }
             }
             self.path.pop();
+            i += 1;
             if self.stopped {
                 return 0;
             }
@@ -393,7 +483,11 @@ impl Searcher {
                 }
             }
         }
-        if self.options.table {
+        if i == 0 {
+            // Every root move left out: nothing to report.
+            return -INF;
+        }
+        if self.options.table && (ply != 0 || self.excluded.is_empty()) {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha0 {
@@ -415,7 +509,7 @@ impl Searcher {
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
-        evaluate(pos, &self.rules)
+        self.eval(pos)
     }
 
     /// Captures, strikes and sieges until the position is quiet.
@@ -430,7 +524,7 @@ impl Searcher {
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
-        let stand = evaluate(pos, &self.rules);
+        let stand = self.eval(pos);
         if stand >= beta || ply >= MAX_PLY - 2 {
             return stand;
         }
