@@ -177,9 +177,10 @@ mod tests {
                 assert!(e.contains("'0' is not a thread count"), "{path:?}: {e}");
             }
         }
-        // analyse, play, bench, study; analyse, play, study, arena; perft,
-        // merels solve and verify, arena, study, wibold simulate and strategies.
-        assert_eq!((depths, hashes, threads), (4, 4, 7));
+        // analyse, play, bench, study, tune; analyse, play, study, arena;
+        // perft, merels solve and verify, arena, study, tune, wibold simulate
+        // and strategies.
+        assert_eq!((depths, hashes, threads), (5, 4, 8));
     }
 
     #[test]
