@@ -6,8 +6,9 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use engine::rithmo::{Limits, Position, RuleSet, Searcher, perft};
 
-/// Reached by play that captures often; Odd's pyramid has lost a layer.
-pub const MIDDLEGAME: &str = "s49,s121,4,s225,1/s28,s66,t36,t30,t56,t64,s120,1/t16,c9,1,c25,c49,c81,t90,1/2,c3,c5,1,c9,1,s361/4,c7,t100,2/8/3,t12,4/7,p[s49.t36.t25.c16]/8/8/3,C4,4/T81,7/1,C8,1,C6,C16,1,C4,C2/1,T72,C64,C36,2,T6,T9/S153,P[S36.S25.T16.T9.C4.C1],T49,T42,T20,T25,S45,S15/S289,S169,1,S81,3,S25 e s64 - 9 23";
+/// Reached by play that captures often; Odd's pyramid has lost a layer
+/// (the bench command's middlegame in contact).
+const MIDDLEGAME: &str = engine::rithmo::bench::POSITIONS[1].1;
 
 fn perft_bench(c: &mut Criterion) {
     let rules = RuleSet::common();

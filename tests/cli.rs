@@ -72,8 +72,11 @@ fn bad_input_exits_2_with_a_message() {
         (&["rota", "solve", "--blocked", "sometimes"], "invalid value"),
         (&["rota", "frobnicate"], "unrecognized subcommand"),
         (&["merels", "solve"], "required arguments"),
-        (&["merels", "solve", "--board", "hex"], "unknown board"),
-        (&["merels", "solve", "--board", "six", "--dice", "loaded"], "unknown dice reading"),
+        (&["merels", "solve", "--board", "hex"], "invalid value 'hex' for '--board"),
+        (
+            &["merels", "solve", "--board", "six", "--dice", "loaded"],
+            "[possible values: none, schaedler, murray, bell]",
+        ),
         (&["merels", "solve", "--board", "six", "--diagonals"], "diagonals are an option of the three board"),
         (&["merels", "probe", "six:................", "x", "6", "6", "--play", "a1,a1"], "not legal"),
         (&["arena", "--help-me"], "unexpected argument"),
@@ -84,5 +87,32 @@ fn bad_input_exits_2_with_a_message() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
         assert!(!stderr(&o).contains("panicked"), "{args:?}");
+    }
+}
+
+/// A solve's projection counts its totals and its solved part in the same
+/// units: groups, and indices (positions are known only once solved).
+#[test]
+fn merels_solve_projection_counts_like_with_like() {
+    for (args, complete) in [
+        (&["--board", "three", "--dice", "none"][..], true),
+        (&["--board", "six", "--dice", "none", "--max-men", "7"][..], false),
+    ] {
+        let mut all = vec!["merels", "solve", "--no-db", "--json", "-q"];
+        all.extend_from_slice(args);
+        let o = ludus(&all);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let p = &v["projection"];
+        let sum = |key: &str| v["sectors"].as_array().unwrap().iter().map(|s| s[key].as_u64().unwrap()).sum::<u64>();
+        assert_eq!(v["complete"], complete, "{args:?}");
+        assert_eq!(p["indices_solved"].as_u64(), Some(sum("indices")), "{args:?}: {p}");
+        assert_eq!(p["positions_solved"].as_u64(), Some(sum("positions")), "{args:?}: {p}");
+        assert_eq!(p["positions_solved"], v["positions"], "{args:?}");
+        let (solved, total) = (p["indices_solved"].as_u64().unwrap(), p["indices_total"].as_u64().unwrap());
+        assert_eq!(solved == total, complete, "{args:?}: {p}");
+        assert!(solved > 0 && p["positions_solved"].as_u64() < Some(solved), "{args:?}: {p}");
+        assert!(solved <= total && p["groups_solved"].as_u64() <= p["groups_total"].as_u64(), "{p}");
+        assert!(p.get("positions_total").is_none(), "{p}");
     }
 }

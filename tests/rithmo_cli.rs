@@ -72,7 +72,7 @@ fn bad_input_exits_2() {
         (vec!["rithmo", "show", "--play", "c4-c9"], "not legal"),
         (vec!["rithmo", "show", "--play", "q4-c9"], "not a square"),
         (vec!["rithmo", "analyse", "--victory", "glory:3"], "unknown victory"),
-        (vec!["rithmo", "analyse", "--rules", "boissiere"], "unknown rules preset"),
+        (vec!["rithmo", "analyse", "--rules", "boissiere"], "[possible values: common]"),
         (vec!["rithmo", "show", "--svg", "/nonexistent-dir/x.svg"], "no directory"),
         (vec!["rithmo", "analyse", "--hash", "0"], "--hash"),
     ] {
@@ -82,6 +82,47 @@ fn bad_input_exits_2() {
         assert!(err.contains(want), "{args:?}: {err}");
         assert!(!err.contains("panicked"));
     }
+}
+
+/// `rithmo play` with `input` typed; its standard output.
+fn play_with(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .args(["rithmo", "play", "--depth", "1"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn play_shows_the_winning_position_and_explains_the_pieces() {
+    // Even's triangle on d3 takes Odd's on d5: one man taken wins.
+    let fen = "8/8/8/8/8/8/8/8/8/8/8/3,t9,4/8/3,T9,4/8/C3,7 e - - 0 1";
+    let text = play_with(&["--fen", fen, "--victory", "body:1"], "help\nD3XD5\n");
+    assert!(text.contains("Pieces: a letter and a value; upper case Even, lower case Odd"), "{text}");
+    let (before, _) = text.rsplit_once("Game over: Even wins").expect("the game ends");
+    // The board above the verdict is the final one: the triangle on d5.
+    let last_board = before.rsplit_once("to move>").unwrap().1;
+    let rank5 = last_board.lines().find(|l| l.starts_with("  5 ")).expect("rank 5");
+    assert_eq!(rank5.split_whitespace().collect::<Vec<_>>(), ["5", ".", ".", "T9", ".", "."], "{last_board}");
+}
+
+#[test]
+fn play_as_odd_turns_the_board_and_names_whose_score() {
+    let text = play_with(&["--side", "odd"], "quit\n");
+    let ranks: Vec<&str> =
+        text.lines().filter_map(|l| l.get(..4)).filter(|l| l.trim().parse::<u8>().is_ok()).take(16).collect();
+    assert_eq!(ranks.first().map(|r| r.trim()), Some("1"), "{text}");
+    assert_eq!(ranks.last().map(|r| r.trim()), Some("16"), "{text}");
+    let files = text.lines().find(|l| l.trim_start().starts_with('h')).expect("file letters");
+    assert_eq!(files.split_whitespace().collect::<String>(), "hgfedcba");
+    let reply = text.lines().find(|l| l.starts_with("Even plays")).expect("the engine moves first");
+    assert!(reply.contains(" for Even;"), "{reply}");
 }
 
 #[test]

@@ -5,35 +5,46 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use engine::arena::{self, Config, Decision, GameLog, Sprt, Summary, Wdl};
 use engine::game::Game;
 use engine::merels::{BoardKind, Dice, Merels, Rules};
 use engine::players::alphabeta::SearcherBot;
 use engine::players::{Bot, Spec, generic_bot};
-use engine::rithmo::{Position as RithmoPosition, Rithmomachia, RuleSet};
+use engine::rithmo::{Position as RithmoPosition, Preset, Rithmomachia, RuleSet};
 use engine::stats::MIN_SAMPLE;
 use serde::Deserialize as _;
 use serde_json::{Value, json};
 use solver::merels::{PerfectBot, solution_for_play};
 
-use crate::common::{HASH_DEFAULT_MIB, check_memory, parse_hash, parse_sprt, parse_threads};
+use crate::common::{HASH_DEFAULT_MIB, check_match_tables, parse_hash, parse_sprt, parse_threads};
 use crate::error::{CliError, Result};
 use crate::merels_args::{DbArgs, MoreRuleArgs, RuleArgs, rules_for};
 use crate::progress::{Bars, counter};
 use crate::rithmo::PositionArgs;
 
+/// The games bots can play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GameName {
+    /// Rota, the Roman wheel game
+    Rota,
+    /// The merels family, with and without dice (--board three, six or nine)
+    Merels,
+    /// Rithmomachia
+    Rithmo,
+}
+
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
-    /// The game: rota, merels (with --board) or rithmo
-    #[arg(long, value_parser = ["rota", "merels", "rithmo"])]
-    game: String,
-    /// The board of --game merels: three, six or nine
-    #[arg(long, value_parser = parse_board)]
+    /// The game
+    #[arg(long, value_enum)]
+    game: GameName,
+    /// The board of --game merels
+    #[arg(long, value_enum)]
     board: Option<BoardKind>,
-    /// The dice reading of rota and merels: none, schaedler, murray or bell
-    /// [default: none for rota, schaedler for merels]
-    #[arg(long, value_parser = parse_dice)]
+    /// The dice reading of rota and merels [default: none for rota,
+    /// schaedler for merels]
+    #[arg(long, value_enum)]
     dice: Option<Dice>,
     /// Bot A: random, greedy, alphabeta:depth=N, alphabeta:movetime=MS,
     /// mcts:playouts=N[,length=PLIES] or perfect
@@ -87,14 +98,6 @@ pub struct ArenaArgs {
     hash: usize,
 }
 
-fn parse_board(s: &str) -> std::result::Result<BoardKind, String> {
-    s.parse()
-}
-
-fn parse_dice(s: &str) -> std::result::Result<Dice, String> {
-    s.parse()
-}
-
 fn parse_spec(s: &str) -> std::result::Result<Spec, String> {
     s.parse()
 }
@@ -116,16 +119,17 @@ pub fn run(args: ArenaArgs) -> Result<()> {
     if let Some((e0, e1)) = args.sprt {
         Sprt::new(e0, e1, args.alpha, args.beta)?;
     }
-    match args.game.as_str() {
-        "rithmo" => run_rithmo(&args),
-        _ => run_merels(&args),
+    match args.game {
+        GameName::Rithmo => run_rithmo(&args),
+        GameName::Rota | GameName::Merels => run_merels(&args),
     }
 }
 
 fn run_merels(args: &ArenaArgs) -> Result<()> {
-    let rota = args.game == "rota";
-    if args.rithmo.fen.is_some() || args.rithmo.victory.is_some() || args.rithmo.rules != "common" {
-        return Err(CliError(format!("--fen, --victory and --rules are options of --game rithmo, not {}", args.game)));
+    let rota = args.game == GameName::Rota;
+    if args.rithmo.fen.is_some() || args.rithmo.victory.is_some() || args.rithmo.rules != Preset::Common {
+        let game = if rota { "rota" } else { "merels" };
+        return Err(CliError(format!("--fen, --victory and --rules are options of --game rithmo, not {game}")));
     }
     let kind = match (rota, args.board) {
         (true, None | Some(BoardKind::Rota)) => BoardKind::Rota,
@@ -160,8 +164,7 @@ fn run_rithmo(args: &ArenaArgs) -> Result<()> {
     if args.board.is_some() || args.dice.is_some() {
         return Err("--board and --dice are options of rota and merels, not rithmo".into());
     }
-    let merels_options = args.rules.blocked.is_some()
-        || args.rules.placement_mills.is_some()
+    let merels_options = args.rules.any()
         || args.more.diagonals
         || args.more.flying
         || args.more.no_take_from_mills
@@ -170,9 +173,7 @@ fn run_rithmo(args: &ArenaArgs) -> Result<()> {
     if merels_options {
         return Err("the merels rules options do not apply to rithmo".into());
     }
-    let threads = args.threads.unwrap_or_else(rayon::current_num_threads).min(args.games) as u64;
-    let tables = 2 * threads * ((args.hash as u64) << 20);
-    check_memory(tables, &format!("--hash {} for two bots on {threads} threads", args.hash))?;
+    check_match_tables(args.hash, args.threads, args.games)?;
     let (start, rules) = args.rithmo.resolve()?;
     let game = Rithmomachia::new(rules, start);
     if game.result(&game.start()).is_some() {

@@ -1,9 +1,14 @@
-//! What several commands share: the one vocabulary of `--threads` and
-//! `--hash`, the memory a command may ask for, and a checked thread pool.
+//! What several commands share: the one vocabulary of `--threads`,
+//! `--hash` and `--depth`, the memory a command may ask for, and a checked thread pool.
 
 use std::time::{Duration, Instant};
 
 use crate::error::{CliError, Result};
+
+/// Parses a search's `--depth`: a whole number of plies from 1 to
+/// [`engine::players::Spec::MAX_DEPTH`], the bound of every search (a
+/// bot's `alphabeta:depth=N` too), refused with one message.
+pub use engine::players::parse_depth;
 
 /// The transposition table size every search command takes, in MiB.
 pub const HASH_DEFAULT_MIB: usize = 64;
@@ -26,6 +31,12 @@ pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
         Ok(n) if (1..=THREADS_MAX).contains(&n) => Ok(n),
         _ => Err(format!("'{s}' is not a thread count: a whole number from 1 to {THREADS_MAX}")),
     }
+}
+
+/// Writes a command's report as pretty JSON on standard output.
+pub fn print_json<T: serde::Serialize + ?Sized>(v: &T) -> Result<()> {
+    println!("{}", serde_json::to_string_pretty(v)?);
+    Ok(())
 }
 
 /// Parses `--sprt`: two Elo differences, `ELO0,ELO1`.
@@ -54,6 +65,16 @@ pub fn check_memory(bytes: u64, what: &str) -> Result<()> {
         ))),
         _ => Ok(()),
     }
+}
+
+/// Refuses a match of two searching bots whose tables (two per thread
+/// playing) need more memory than the system has free.
+pub fn check_match_tables(hash_mib: usize, threads: Option<usize>, games: usize) -> Result<()> {
+    let threads = threads.unwrap_or_else(rayon::current_num_threads).min(games).max(1) as u64;
+    check_memory(
+        2 * threads * ((hash_mib as u64) << 20),
+        &format!("--hash {hash_mib} for two bots on {threads} threads"),
+    )
 }
 
 /// A thread pool of `threads` threads (default: one per core), never more

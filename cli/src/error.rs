@@ -52,6 +52,9 @@ from_display!(
     engine::merels::MoveError,
     engine::merels::ParsePositionError,
     engine::merels::RulesError,
+    engine::names::UnknownName,
+    engine::players::DepthError,
+    engine::wibold::PlayersError,
     solver::merels::SolveError,
     serde_json::Error,
 );

@@ -98,3 +98,171 @@ fn quiet_on_closed_pipe() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, ValueEnum};
+
+    use super::Cli;
+
+    /// Every command that runs (no subcommands of its own), with its words.
+    fn leaves(cmd: &clap::Command, path: Vec<String>, out: &mut Vec<(Vec<String>, clap::Command)>) {
+        if cmd.get_subcommands().next().is_none() {
+            out.push((path, cmd.clone()));
+            return;
+        }
+        for sub in cmd.get_subcommands() {
+            let mut p = path.clone();
+            p.push(sub.get_name().to_string());
+            leaves(sub, p, out);
+        }
+    }
+
+    fn commands() -> Vec<(Vec<String>, clap::Command)> {
+        let mut out = Vec::new();
+        leaves(&Cli::command(), Vec::new(), &mut out);
+        out
+    }
+
+    /// The error of `ludus <path> <args>` (arguments only, nothing run).
+    fn refusal(path: &[String], args: &[&str]) -> String {
+        let mut words: Vec<String> = vec!["ludus".into()];
+        words.extend(path.iter().cloned());
+        words.extend(args.iter().map(|a| a.to_string()));
+        match Cli::command().try_get_matches_from(&words) {
+            Ok(_) => panic!("{words:?} is accepted"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn every_flag_has_help() {
+        for (path, cmd) in commands() {
+            for arg in cmd.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id == "help" || id == "version" {
+                    continue;
+                }
+                assert!(arg.get_help().is_some(), "ludus {} --{id} has no help", path.join(" "));
+            }
+        }
+    }
+
+    #[test]
+    fn one_depth_hash_and_thread_vocabulary() {
+        let (mut depths, mut hashes, mut threads) = (0, 0, 0);
+        for (path, cmd) in commands() {
+            let named = |id: &str| cmd.get_arguments().any(|a| a.get_id() == id && a.get_long() == Some(id));
+            if named("depth") {
+                depths += 1;
+                for bad in ["0", "65"] {
+                    let e = refusal(&path, &["--depth", bad]);
+                    assert!(
+                        e.contains(&format!("'{bad}' is not a search depth: a whole number of plies from 1 to 64")),
+                        "{path:?}: {e}"
+                    );
+                }
+            }
+            if named("hash") {
+                hashes += 1;
+                let arg = cmd.get_arguments().find(|a| a.get_id() == "hash").unwrap();
+                let default: Vec<_> = arg.get_default_values().iter().map(|v| v.to_string_lossy()).collect();
+                assert_eq!(default, [crate::common::HASH_DEFAULT_MIB.to_string()], "{path:?}");
+                let e = refusal(&path, &["--hash", "0"]);
+                assert!(e.contains("'0' is not a table size: a whole number of MiB from 1 to"), "{path:?}: {e}");
+            }
+            if named("threads") {
+                threads += 1;
+                let e = refusal(&path, &["--threads", "0"]);
+                assert!(e.contains("'0' is not a thread count"), "{path:?}: {e}");
+            }
+        }
+        // analyse, play, bench, study, tune; analyse, play, study, arena;
+        // perft, merels solve and verify, arena, study, tune, wibold simulate
+        // and strategies.
+        assert_eq!((depths, hashes, threads), (5, 4, 8));
+    }
+
+    #[test]
+    fn commands_with_progress_can_be_quiet() {
+        for words in [
+            "merels solve",
+            "merels verify",
+            "merels probe",
+            "arena",
+            "rithmo study",
+            "rithmo bench",
+            "wibold simulate",
+            "wibold strategies",
+        ] {
+            let path: Vec<String> = words.split(' ').map(String::from).collect();
+            let (_, cmd) = commands().into_iter().find(|(p, _)| *p == path).expect(words);
+            let quiet = cmd.get_arguments().find(|a| a.get_id() == "quiet");
+            assert!(
+                quiet.is_some_and(|q| q.get_short() == Some('q') && q.get_long() == Some("quiet")),
+                "ludus {words} has no -q/--quiet"
+            );
+        }
+    }
+
+    #[test]
+    fn named_choices_are_listed_with_their_defaults() {
+        let choices =
+            ["board", "dice", "blocked", "placement_mills", "game", "side", "rules", "scoring", "lineup", "claim"];
+        let mut seen = 0;
+        for (path, cmd) in commands() {
+            // `replay --game K` is a game's index in a record, not a choice.
+            let named = |a: &&clap::Arg| choices.contains(&a.get_id().as_str()) && path != ["replay"];
+            for arg in cmd.get_arguments().filter(named) {
+                let id = arg.get_id().as_str();
+                seen += 1;
+                assert!(!arg.get_possible_values().is_empty(), "ludus {} --{id} lists no choices", path.join(" "));
+                // A choice that may be left out says what it is then.
+                let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+                let required = arg.is_required_set() || path == ["arena"] && id == "board";
+                assert!(
+                    required || !arg.get_default_values().is_empty() || help.contains("[default:"),
+                    "ludus {} --{id} shows no default",
+                    path.join(" ")
+                );
+            }
+        }
+        assert!(seen >= 25, "{seen}");
+    }
+
+    #[test]
+    fn rota_help_names_no_dice() {
+        for (path, mut cmd) in commands().into_iter().filter(|(p, _)| p[0] == "rota") {
+            let help = cmd.render_long_help().to_string().to_lowercase();
+            for word in ["dice", "schaedler", "murray", "bell"] {
+                assert!(!help.contains(word), "ludus {} --help mentions {word}:\n{help}", path.join(" "));
+            }
+        }
+    }
+
+    /// The command line's names are the engine's: parsing a choice's name
+    /// gives the value whose name it is.
+    #[test]
+    fn choices_are_named_as_the_engine_names_them() {
+        fn check<T: ValueEnum + std::str::FromStr + PartialEq + std::fmt::Debug>(name: impl Fn(&T) -> String) {
+            for v in T::value_variants() {
+                let shown = v.to_possible_value().expect("every value is shown").get_name().to_string();
+                assert_eq!(shown, name(v), "{v:?}");
+                assert!(shown.parse::<T>().ok().as_ref() == Some(v), "{shown}");
+            }
+        }
+        use engine::merels::{Blocked, BoardKind, Dice, PlacementMills};
+        check::<BoardKind>(|v| v.name().into());
+        check::<Dice>(|v| v.name().into());
+        check::<Blocked>(|v| v.name().into());
+        check::<PlacementMills>(|v| v.name().into());
+        check::<engine::rithmo::Preset>(|v| v.name().into());
+        check::<engine::wibold::Rules>(|v| v.name().into());
+        check::<engine::wibold::Scoring>(|v| v.name().into());
+        check::<engine::wibold::Strategy>(|v| v.name().into());
+        for side in engine::rithmo::Side::value_variants() {
+            let shown = side.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(shown, side.name().to_lowercase());
+        }
+    }
+}

@@ -8,8 +8,9 @@ use engine::merels::{BoardKind, Dice, Position, render};
 use solver::merels::report::{MerelsReport, report};
 use solver::merels::{Solution, SolveOptions};
 
+use crate::common::{parse_threads, pool, print_json};
 use crate::error::{CliError, Result};
-use crate::merels_args::{DbArgs, MoreRuleArgs, RuleArgs, parse_position, play_moves, probe, rules_for};
+use crate::merels_args::{DEFAULT_DB, DbArgs, MoreRuleArgs, RuleArgs, parse_position, play_moves, probe, rules_for};
 use crate::progress::Bars;
 
 #[derive(Args, Debug)]
@@ -23,11 +24,11 @@ enum MerelsCmd {
     /// Solve a board under a dice reading completely (or its endgames up to
     /// --max-men) and report the start position's value
     Solve {
-        /// The board: rota, three, six or nine
-        #[arg(long, value_parser = parse_board)]
+        /// The board
+        #[arg(long, value_enum)]
         board: BoardKind,
-        /// The dice reading: none, schaedler, murray or bell
-        #[arg(long, value_parser = parse_dice, default_value = "schaedler")]
+        /// The dice reading
+        #[arg(long, value_enum, default_value_t = Dice::Schaedler)]
         dice: Dice,
         #[command(flatten)]
         rules: RuleArgs,
@@ -42,6 +43,9 @@ enum MerelsCmd {
         /// with its estimate; everything smaller stays on disk)
         #[arg(long, value_name = "GIB", default_value_t = 14.0)]
         memory: f64,
+        /// Worker threads [default: one per core]; the values do not depend on it
+        #[arg(long, value_name = "T", value_parser = parse_threads)]
+        threads: Option<usize>,
         /// No progress bars
         #[arg(long, short)]
         quiet: bool,
@@ -52,19 +56,22 @@ enum MerelsCmd {
     /// Check a finished database against itself: every stored position's
     /// value against its successors' stored values (exit 1 on a failure)
     Verify {
-        /// The board: rota, three, six or nine
-        #[arg(long, value_parser = parse_board)]
+        /// The board
+        #[arg(long, value_enum)]
         board: BoardKind,
-        /// The dice reading: none, schaedler, murray or bell
-        #[arg(long, value_parser = parse_dice, default_value = "schaedler")]
+        /// The dice reading
+        #[arg(long, value_enum, default_value_t = Dice::Schaedler)]
         dice: Dice,
         #[command(flatten)]
         rules: RuleArgs,
         #[command(flatten)]
         more: MoreRuleArgs,
         /// Directory of the sector databases (one subdirectory per rule set)
-        #[arg(long, value_name = "DIR", default_value = "ludus-data/merels")]
+        #[arg(long, value_name = "DIR", default_value = DEFAULT_DB)]
         db: std::path::PathBuf,
+        /// Worker threads [default: one per core]; the results do not depend on it
+        #[arg(long, value_name = "T", value_parser = parse_threads)]
+        threads: Option<usize>,
         /// No progress bars
         #[arg(long, short)]
         quiet: bool,
@@ -102,8 +109,8 @@ struct At {
     /// The position: `<board>:<points> <side> <hand-x> <hand-o>`
     #[arg(required = true, num_args = 1..)]
     position: Vec<String>,
-    /// The dice reading: none, schaedler, murray or bell
-    #[arg(long, value_parser = parse_dice, default_value = "schaedler")]
+    /// The dice reading
+    #[arg(long, value_enum, default_value_t = Dice::Schaedler)]
     dice: Dice,
     /// Actions to play first, comma separated (`d1,a1-a4`; after a throw:
     /// `special:b6^d1xg7`)
@@ -124,24 +131,15 @@ impl At {
     }
 }
 
-fn parse_board(s: &str) -> std::result::Result<BoardKind, String> {
-    s.parse()
-}
-
-fn parse_dice(s: &str) -> std::result::Result<Dice, String> {
-    s.parse()
-}
-
 /// The board named in a position string, for choosing the rules.
 fn board_of(parts: &[String]) -> Result<BoardKind> {
     let text = parts.join(" ");
-    let pos: Position = text.parse().map_err(|e: engine::merels::ParsePositionError| CliError(e.to_string()))?;
-    Ok(pos.kind)
+    Ok(text.parse::<Position>()?.kind)
 }
 
 pub fn run(args: MerelsArgs) -> Result<()> {
     match args.cmd {
-        MerelsCmd::Solve { board, dice, rules, more, db, max_men, memory, quiet, json } => {
+        MerelsCmd::Solve { board, dice, rules, more, db, max_men, memory, threads, quiet, json } => {
             let rules = rules_for(board, dice, &rules, &more)?;
             if !(memory.is_finite() && memory > 0.0) {
                 return Err(CliError(format!("--memory {memory}: a number of GiB above 0")));
@@ -154,21 +152,23 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             };
             let t = Instant::now();
             let bars = Bars::new(quiet);
-            let sol = Solution::solve_with(rules, &opts, &bars).map_err(|e| CliError(e.to_string()))?;
+            let sol = pool(threads, u64::MAX)?.install(|| Solution::solve_with(rules, &opts, &bars))?;
             let r = report(&sol, t.elapsed().as_secs_f64());
             if json {
-                println!("{}", serde_json::to_string_pretty(&r).map_err(|e| CliError(e.to_string()))?);
+                print_json(&r)?;
             } else {
                 print_report(&r, &sol);
             }
             Ok(())
         }
-        MerelsCmd::Verify { board, dice, rules, more, db, quiet, json } => {
+        MerelsCmd::Verify { board, dice, rules, more, db, threads, quiet, json } => {
             let rules = rules_for(board, dice, &rules, &more)?;
             let opts = SolveOptions { db: Some(db), max_men: Some(0), keep_all: false, ..SolveOptions::default() };
             let bars = Bars::new(quiet || json);
-            let mut sol = Solution::solve_with(rules, &opts, &bars).map_err(|e| CliError(e.to_string()))?;
-            let r = solver::merels::verify::verify(&mut sol, &bars).map_err(|e| CliError(e.to_string()))?;
+            let r = pool(threads, u64::MAX)?.install(|| -> Result<_> {
+                let mut sol = Solution::solve_with(rules, &opts, &bars)?;
+                Ok(solver::merels::verify::verify(&mut sol, &bars)?)
+            })?;
             if r.sectors.is_empty() {
                 return Err(CliError(format!(
                     "no sector files of {} in {}: nothing to verify (solve first with `ludus merels solve`)",
@@ -176,7 +176,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                 )));
             }
             if json {
-                println!("{}", serde_json::to_string_pretty(&r).map_err(|e| CliError(e.to_string()))?);
+                print_json(&r)?;
             } else {
                 print_verify(&r);
             }
@@ -202,7 +202,7 @@ fn print_verify(r: &solver::merels::verify::VerifyReport) {
     println!("Merels verify: {} in {}\n", r.rules, r.directory);
     println!(
         "{:<12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>10}",
-        "sector", "positions", "won", "drawn", "lost", "residual", "failures"
+        "sector", "positions", "wins", "draws", "losses", "residual", "failures"
     );
     for s in &r.sectors {
         println!(
@@ -326,8 +326,8 @@ fn print_report(r: &MerelsReport, sol: &Solution) {
     if !r.complete {
         let p = &r.projection;
         println!(
-            "Partial: {} of {} sector groups solved; the whole game has {} indexed positions ({} solved).",
-            p.groups_solved, p.groups_total, p.positions_total, p.positions_solved
+            "Partial: {} of {} sector groups solved, {} of the game's {} indices ({} positions so far).",
+            p.groups_solved, p.groups_total, p.indices_solved, p.indices_total, p.positions_solved
         );
         if let Some(s) = p.seconds_remaining {
             println!(

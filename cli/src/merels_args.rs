@@ -12,15 +12,34 @@ use solver::merels::{Eval, Observer, Solution, SolveOptions};
 use crate::error::{CliError, Result};
 
 /// Rules options of the merels family.
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone)]
 pub struct RuleArgs {
-    /// A player with no legal move: loses, passes, or the game is drawn
-    #[arg(long, value_name = "RULE", value_parser = ["lose", "pass", "draw"])]
-    pub blocked: Option<String>,
+    /// A player with no legal move loses, passes, or the game is drawn
+    #[arg(long, value_name = "RULE", value_enum, default_value_t = Blocked::Lose)]
+    pub blocked: Blocked,
     /// Lines closed while placing: count (win on three-men boards, capture
-    /// on the others) or forbidden [default: count; forbidden for schaedler]
-    #[arg(long, value_name = "RULE", value_parser = ["count", "forbidden"])]
-    pub placement_mills: Option<String>,
+    /// on the others) or forbidden [default: forbidden with --dice
+    /// schaedler, count otherwise]
+    #[arg(long, value_name = "RULE", value_enum)]
+    pub placement_mills: Option<PlacementMills>,
+}
+
+/// Rules options of Rota (which has no dice).
+#[derive(Args, Debug, Clone)]
+pub struct RotaRuleArgs {
+    /// A player with no legal move loses, passes, or the game is drawn
+    #[arg(long, value_name = "RULE", value_enum, default_value_t = Blocked::Lose)]
+    pub blocked: Blocked,
+    /// Lines closed while placing: count (the line wins) or forbidden
+    #[arg(long, value_name = "RULE", value_enum, default_value_t = PlacementMills::Count)]
+    pub placement_mills: PlacementMills,
+}
+
+impl RotaRuleArgs {
+    /// Rota's rules with the options.
+    pub fn rules(&self) -> Rules {
+        RuleArgs { blocked: self.blocked, placement_mills: Some(self.placement_mills) }.apply(Rules::rota())
+    }
 }
 
 /// The options that only the square boards and dice need.
@@ -46,14 +65,18 @@ pub struct MoreRuleArgs {
 
 impl RuleArgs {
     /// Applies the options to the defaults of a board and reading.
-    pub fn apply(&self, mut rules: Rules) -> Result<Rules> {
-        if let Some(b) = &self.blocked {
-            rules.blocked = b.parse::<Blocked>()?;
+    pub fn apply(&self, mut rules: Rules) -> Rules {
+        rules.blocked = self.blocked;
+        if let Some(p) = self.placement_mills {
+            rules.placement_mills = p;
         }
-        if let Some(p) = &self.placement_mills {
-            rules.placement_mills = p.parse::<PlacementMills>()?;
-        }
-        Ok(rules)
+        rules
+    }
+
+    /// Whether any option differs from its default (for a game that has
+    /// no such rules).
+    pub fn any(&self) -> bool {
+        self.blocked != Blocked::Lose || self.placement_mills.is_some()
     }
 }
 
@@ -93,14 +116,14 @@ impl DbArgs {
 /// Reads a position given as one argument or as its four fields.
 pub fn parse_position(parts: &[String], rules: &Rules) -> Result<Position> {
     let text = parts.join(" ");
-    let pos: Position = text.parse().map_err(|e: engine::merels::ParsePositionError| CliError(e.to_string()))?;
+    let pos: Position = text.parse()?;
     rules.check(&pos).map_err(|e| CliError(format!("impossible position '{text}': {e}")))?;
     Ok(pos)
 }
 
 /// The rules a position's board calls for, with the reading and options.
 pub fn rules_for(kind: BoardKind, dice: Dice, basic: &RuleArgs, more: &MoreRuleArgs) -> Result<Rules> {
-    basic.apply(more.apply(Rules::new(kind, dice))?)
+    Ok(basic.apply(more.apply(Rules::new(kind, dice))?))
 }
 
 /// Plays actions in notation from a position, refusing illegal ones (and
@@ -131,14 +154,12 @@ pub fn positions_to_solve(rules: &Rules, max_men: u8, db: Option<&std::path::Pat
         .sum()
 }
 
-/// The `ludus merels solve` command that solves the sectors of up to
-/// `max_men` men under `rules` into `db`.
-pub fn solve_command(rules: &Rules, max_men: u8, db: Option<&std::path::Path>) -> String {
+/// The options of `ludus merels solve` (and the other merels commands)
+/// that give these rules: the board, the reading, and what differs from
+/// their defaults.
+pub fn rule_options(rules: &Rules) -> String {
     let d = Rules::new(rules.board.kind, rules.dice);
-    let mut c = format!("ludus merels solve --board {} --dice {}", rules.board.kind, rules.dice);
-    if max_men < 2 * rules.men() {
-        c.push_str(&format!(" --max-men {max_men}"));
-    }
+    let mut s = format!("--board {} --dice {}", rules.board.kind, rules.dice);
     for (on, flag) in [
         (rules.board.diagonals, "--diagonals"),
         (rules.flying, "--flying"),
@@ -146,18 +167,29 @@ pub fn solve_command(rules: &Rules, max_men: u8, db: Option<&std::path::Path>) -
         (rules.double_mill_one, "--double-mill-one"),
     ] {
         if on {
-            c.push(' ');
-            c.push_str(flag);
+            s.push(' ');
+            s.push_str(flag);
         }
     }
-    if rules.placement_mills != d.placement_mills {
-        c.push_str(&format!(" --placement-mills {}", rules.placement_mills.name()));
-    }
     if rules.blocked != d.blocked {
-        c.push_str(&format!(" --blocked {}", rules.blocked.name()));
+        s.push_str(&format!(" --blocked {}", rules.blocked.name()));
+    }
+    if rules.placement_mills != d.placement_mills {
+        s.push_str(&format!(" --placement-mills {}", rules.placement_mills.name()));
     }
     if rules.special_72 != d.special_72 {
-        c.push_str(&format!(" --special-72 {}", rules.special_72));
+        s.push_str(&format!(" --special-72 {}", rules.special_72));
+    }
+    s
+}
+
+/// The `ludus merels solve` command that solves the sectors of up to
+/// `max_men` men under `rules` into `db` (`--db` left out for the default
+/// directory).
+pub fn solve_command(rules: &Rules, max_men: u8, db: Option<&std::path::Path>) -> String {
+    let mut c = format!("ludus merels solve {}", rule_options(rules));
+    if max_men < 2 * rules.men() {
+        c.push_str(&format!(" --max-men {max_men}"));
     }
     if let Some(dir) = db.filter(|d| *d != std::path::Path::new(DEFAULT_DB)) {
         c.push_str(&format!(" --db {}", dir.display()));
@@ -193,12 +225,11 @@ pub fn probe(
         )));
     }
     let opts = SolveOptions { db, max_men: Some(max_men), keep_all: true, ..SolveOptions::default() };
-    let sol = Solution::solve_with(*rules, &opts, obs).map_err(|e| CliError(e.to_string()))?;
+    let sol = Solution::solve_with(*rules, &opts, obs)?;
     let value = sol.eval(&st).ok_or_else(|| CliError(format!("{pos} is outside the solved positions")))?;
     if json {
         let out = probe_json(rules, pos, &sol)?;
-        println!("{}", serde_json::to_string_pretty(&out).map_err(|e| CliError(e.to_string()))?);
-        return Ok(());
+        return crate::common::print_json(&out);
     }
     let rated = if rules.lost(&st) { Vec::new() } else { sol.rate_actions(&st) };
     let board = rules.board;

@@ -180,7 +180,9 @@ pub fn run(args: ReplayArgs) -> Result<()> {
             moves.len()
         )));
     }
-    show(&frames, args.step)?;
+    if show(&frames, args.step)? {
+        return Ok(());
+    }
     if let Some(s) = status.filter(|s| *s != rithmo::Status::Ongoing) {
         println!("{s}");
     }
@@ -194,27 +196,63 @@ pub fn run(args: ReplayArgs) -> Result<()> {
 }
 
 /// Prints the positions in turn; with `step` and a person at the terminal,
-/// waits after each: Enter goes on, `b` steps back, `q` quits.
-fn show(frames: &[String], step: bool) -> Result<()> {
-    let interactive = step && std::io::stdin().is_terminal();
+/// waits after each: Enter goes on, `b` steps back, `q` quits. Returns
+/// whether the person quit.
+fn show(frames: &[String], step: bool) -> Result<bool> {
+    let stdin = std::io::stdin();
+    let mut input = (step && stdin.is_terminal()).then(|| stdin.lock());
+    let stdout = std::io::stdout();
+    step_through(frames, input.as_mut().map(|i| i as &mut dyn BufRead), &mut stdout.lock())
+}
+
+/// Writes the frames to `out`, and with `input`, waits after each but the
+/// last for a line: empty (or anything else) goes on, `b` steps back, `q`
+/// quits (then `true`); the end of the input quits too.
+fn step_through(frames: &[String], mut input: Option<&mut dyn BufRead>, out: &mut dyn Write) -> Result<bool> {
     let mut i = 0;
     while i < frames.len() {
-        print!("{}", frames[i]);
-        if !interactive || i + 1 == frames.len() {
+        write!(out, "{}", frames[i])?;
+        let Some(input) = input.as_deref_mut().filter(|_| i + 1 < frames.len()) else {
             i += 1;
             continue;
-        }
-        print!("[Enter: next, b: back, q: quit] ");
-        std::io::stdout().flush()?;
+        };
+        write!(out, "[Enter: next, b: back, q: quit] ")?;
+        out.flush()?;
         let mut answer = String::new();
-        if std::io::stdin().lock().read_line(&mut answer)? == 0 {
-            return Ok(());
+        if input.read_line(&mut answer)? == 0 {
+            return Ok(true);
         }
         match answer.trim() {
-            "q" | "quit" => return Ok(()),
+            "q" | "quit" => return Ok(true),
             "b" | "back" => i = i.saturating_sub(1),
             _ => i += 1,
         }
     }
-    Ok(())
+    Ok(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The frames shown for the lines typed.
+    fn shown(typed: &str) -> (String, bool) {
+        let frames: Vec<String> = (0..4).map(|i| format!("<{i}>")).collect();
+        let mut out = Vec::new();
+        let quit = step_through(&frames, Some(&mut typed.as_bytes()), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap().replace("[Enter: next, b: back, q: quit] ", "");
+        (text, quit)
+    }
+
+    #[test]
+    fn stepping_goes_on_back_and_quits() {
+        assert_eq!(shown("\n\n\n"), ("<0><1><2><3>".into(), false));
+        assert_eq!(shown("\nb\n\n\n\n"), ("<0><1><0><1><2><3>".into(), false));
+        assert_eq!(shown("b\n\nq\n\n"), ("<0><0><1>".into(), true));
+        assert_eq!(shown("\n"), ("<0><1>".into(), true));
+        let frames = ["<0>".to_string(), "<1>".to_string()];
+        let mut out = Vec::new();
+        assert!(!step_through(&frames, None, &mut out).unwrap());
+        assert_eq!(out, b"<0><1>");
+    }
 }

@@ -6,13 +6,14 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
+use engine::rithmo::bench::POSITIONS as BENCH;
 use engine::rithmo::{
-    Game, Info, Limits, Position, RuleSet, Searcher, Side, Status, Victory, divide, perft, perft_parallel, render,
-    score_text,
+    Game, Info, Limits, Position, Preset, RuleSet, Searcher, Side, Status, Victory, divide, perft, perft_parallel,
+    render, score_text,
 };
 use serde_json::json;
 
-use crate::common::{HASH_DEFAULT_MIB, Started, check_memory, parse_hash, parse_threads};
+use crate::common::{HASH_DEFAULT_MIB, Started, check_memory, parse_depth, parse_hash, parse_threads};
 use crate::error::{CliError, Result};
 
 #[derive(Args, Debug)]
@@ -28,19 +29,20 @@ pub struct PositionArgs {
     #[arg(long, value_name = "RFEN")]
     pub fen: Option<String>,
     /// The rules preset
-    #[arg(long, default_value = "common")]
-    pub rules: String,
+    #[arg(long, value_enum, default_value_t = Preset::Common)]
+    pub rules: Preset,
     /// The victory condition: body:N, goods:V, lawsuit:V:N, honor:V:N,
-    /// honor-lawsuit:V:N:D, great, greater or excellent [default: body:15]
+    /// honor-lawsuit:V:N:D, great, greater or excellent [default: the
+    /// preset's, body:15]
     #[arg(long, value_name = "VICTORY")]
-    pub victory: Option<String>,
+    pub victory: Option<Victory>,
 }
 
 impl PositionArgs {
     pub fn resolve(&self) -> Result<(Position, RuleSet)> {
-        let mut rules = RuleSet::preset(&self.rules)?;
-        if let Some(v) = &self.victory {
-            rules = rules.with_victory(v.parse::<Victory>()?);
+        let mut rules = self.rules.rules();
+        if let Some(v) = self.victory {
+            rules = rules.with_victory(v);
         }
         let pos = match &self.fen {
             Some(f) => f.trim().parse::<Position>().map_err(|e| CliError(e.to_string()))?,
@@ -54,9 +56,10 @@ impl PositionArgs {
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
     /// Search to this depth (plies)
-    #[arg(long, conflicts_with = "movetime")]
+    #[arg(long, conflicts_with = "movetime", value_parser = parse_depth)]
     pub depth: Option<u32>,
-    /// Search for this many milliseconds
+    /// Search for this many milliseconds [default, when neither --depth nor
+    /// --nodes is given: 5000 to analyse, 1000 a move in play]
     #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
     /// Stop after this many nodes
@@ -79,9 +82,6 @@ impl SearchArgs {
     }
 
     fn check(&self) -> Result<()> {
-        if self.depth == Some(0) {
-            return Err(CliError("--depth must be at least 1".into()));
-        }
         check_memory((self.hash as u64) << 20, &format!("--hash {}", self.hash))
     }
 
@@ -112,11 +112,14 @@ enum RithmoCmd {
     /// in a fixed time per position
     Bench {
         /// Depth of the node-count fingerprint
-        #[arg(long, default_value_t = 7)]
+        #[arg(long, default_value_t = 7, value_parser = parse_depth)]
         depth: u32,
         /// Milliseconds per position for the depth-in-time table
         #[arg(long, value_name = "MS", default_value_t = 1000)]
         movetime: u64,
+        /// No progress bar
+        #[arg(long, short)]
+        quiet: bool,
         /// One JSON object on standard output, for scripts
         #[arg(long)]
         json: bool,
@@ -138,8 +141,8 @@ enum RithmoCmd {
         #[command(flatten)]
         position: PositionArgs,
         /// The side you play
-        #[arg(long, default_value = "even", value_parser = ["even", "odd"])]
-        side: String,
+        #[arg(long, value_enum, default_value_t = Side::Even)]
+        side: Side,
         #[command(flatten)]
         search: SearchArgs,
     },
@@ -152,7 +155,8 @@ enum RithmoCmd {
     Tune(crate::rithmo_tune::TuneArgs),
     /// Count the leaves of the legal-move tree to a depth
     Perft {
-        /// Plies to count
+        /// Plies to count, 0 to 12
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=12))]
         depth: u32,
         #[command(flatten)]
         position: PositionArgs,
@@ -182,7 +186,7 @@ pub fn run(args: RithmoArgs) -> Result<()> {
             let (pos, rules) = position.resolve()?;
             analyse(&pos, rules, &search, multipv, json, started)
         }
-        RithmoCmd::Bench { depth, movetime, json } => bench(depth, movetime, json),
+        RithmoCmd::Bench { depth, movetime, quiet, json } => bench(depth, movetime, quiet || json, json),
         RithmoCmd::Study(a) => crate::rithmo_study::run(a),
         RithmoCmd::Tune(a) => crate::rithmo_tune::run(a),
         RithmoCmd::Show { position, play, svg } => {
@@ -207,14 +211,10 @@ pub fn run(args: RithmoArgs) -> Result<()> {
         RithmoCmd::Play { position, side, search } => {
             search.check()?;
             let (pos, rules) = position.resolve()?;
-            let human = if side == "even" { Side::Even } else { Side::Odd };
-            play(pos, rules, human, &search)
+            play(pos, rules, side, &search)
         }
         RithmoCmd::Perft { depth, position, divide: split, threads, parallel, json } => {
             let (pos, rules) = position.resolve()?;
-            if depth > 12 {
-                return Err(CliError(format!("depth {depth} is beyond reason here (at most 12)")));
-            }
             let threads = if parallel { None } else { Some(threads.unwrap_or(1)) };
             let pool = crate::common::pool(threads, u64::MAX)?;
             let parallel = pool.current_num_threads() > 1;
@@ -353,32 +353,9 @@ fn analyse(
     Ok(())
 }
 
-/// The bench positions: the start, middlegames and endgames.
-pub const BENCH: [(&str, &str); 5] = [
-    ("start", engine::rithmo::START),
-    (
-        "middlegame, contact",
-        "s49,s121,4,s225,1/s28,s66,t36,t30,t56,t64,s120,1/t16,c9,1,c25,c49,c81,t90,1/2,c3,c5,1,c9,1,s361/4,c7,t100,2/8/3,t12,4/7,p[s49.t36.t25.c16]/8/8/3,C4,4/T81,7/1,C8,1,C6,C16,1,C4,C2/1,T72,C64,C36,2,T6,T9/S153,P[S36.S25.T16.T9.C4.C1],T49,T42,T20,T25,S45,S15/S289,S169,1,S81,3,S25 e s64 - 9 23",
-    ),
-    (
-        "middlegame, open files",
-        "s49,s121,4,s225,s361/s28,s66,t36,t30,t56,t64,s120,1/t16,1,c9,c25,c49,c81,t90,1/2,c3,c5,c7,c9,2/3,t12,1,t100,2/8/8/4,p[s64.s49.t36.t25.c16],3/8/8/8/T81,2,C4,4/1,C8,1,C6,C16,C4,1,C2/1,T72,C64,C36,2,T6,T9/S153,P[S36.S25.T16.T9.C4.C1],T49,T42,T20,T25,S45,S15/S289,S169,1,S81,3,S25 e - - 34 18",
-    ),
-    (
-        "endgame, race to fifteen",
-        "4,s225,3/8/2,c25,5/8/5,t90,2/8/8/3,c9,4/8/2,C8,5/8/4,T20,3/8/8/1,S45,6/8 e c3.c5.c7.t16.t12.c49.c81.t36.t30.t56.t64.s28 C2.C4.C6.C16.C36.C64.T6.T9.T25.T42.T49.S15 12 60",
-    ),
-    (
-        "endgame, pyramids",
-        "8/3,p[t25.c16],4/8/8/2,c9,5/8/8/8/8/8/8/5,C4,2/8/4,P[T9.C4.C1],3/8/8 o c3.c5.c7.c25.c49.c81.t16.t12 C8.C6.C2.C16.C36.C64.T81.T72 0 50",
-    ),
-];
-
-fn bench(depth: u32, movetime: u64, json: bool) -> Result<()> {
-    if depth == 0 || depth > 40 {
-        return Err(CliError(format!("--depth {depth}: choose between 1 and 40")));
-    }
+fn bench(depth: u32, movetime: u64, quiet: bool, json: bool) -> Result<()> {
     let rules = RuleSet::common();
+    let bar = crate::progress::counter(2 * BENCH.len() as u64, "searches", quiet);
     let mut total_nodes = 0u64;
     let mut total_time = 0.0;
     let mut fixed = Vec::new();
@@ -389,6 +366,7 @@ fn bench(depth: u32, movetime: u64, json: bool) -> Result<()> {
         total_nodes += r.nodes;
         total_time += r.time.as_secs_f64();
         fixed.push((name, r));
+        bar.inc(1);
     }
     let mut timed = Vec::new();
     for (name, rfen) in BENCH {
@@ -397,7 +375,9 @@ fn bench(depth: u32, movetime: u64, json: bool) -> Result<()> {
         let limits = Limits { movetime: Some(Duration::from_millis(movetime)), ..Limits::default() };
         let r = s.search(&pos, &[pos.hash()], limits, |_| {});
         timed.push((name, r));
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     let nps = if total_time > 0.0 { total_nodes as f64 / total_time } else { 0.0 };
     if json {
         let v = json!({
@@ -445,6 +425,25 @@ fn bench(depth: u32, movetime: u64, json: bool) -> Result<()> {
     Ok(())
 }
 
+/// What `help` prints in a game against the engine.
+const PLAY_HELP: &str = "\
+Moves: c4-c5 (a plain move), c4xc13 (a capture: the piece on c13 is taken),
+  c4*c13 (a strike: the bottom layer of the pyramid on c13 is taken);
+  squares in either case (C4-C5).
+Commands: moves (the legal moves), undo (take back your last move and the
+  reply), show (the board), help, quit.
+Pieces: a letter and a value; upper case Even, lower case Odd. C circle,
+  T triangle, S square, P pyramid (its total; its layers are listed under
+  the board). Dots mark the dark squares. The board is drawn from your side.
+Scores are in men (a circle's worth), for the side named: + is good for it.";
+
+/// A search's score said for the side it belongs to.
+fn score_for(side: Side, score: i32) -> String {
+    let text = score_text(score);
+    let unit = if text.starts_with(['+', '-']) { " men" } else { "" };
+    format!("{text}{unit} for {side}")
+}
+
 fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Result<()> {
     let started = Started::now();
     let mut game = Game::new(start, rules);
@@ -453,13 +452,19 @@ fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Resu
     let mut turn_started = Some(started);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
+    let board = |pos: &Position| render::text_for(pos, human);
     println!(
         "You play {human}. Moves like c4-c5, c4xc13 (capture), c4*c13 (strike); also: moves, undo, show, help, quit."
     );
-    print!("{}", render::text(game.position()));
+    print!("{}", board(game.position()));
+    // Whether the board on the screen is the position now.
+    let mut shown = true;
     loop {
         let status = game.status();
         if status != Status::Ongoing {
+            if !shown {
+                print!("{}", board(game.position()));
+            }
             println!("Game over: {status}");
             return Ok(());
         }
@@ -473,8 +478,8 @@ fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Resu
             match line.trim() {
                 "" => continue,
                 "quit" | "exit" => return Ok(()),
-                "help" => println!("Type a move (c4-c5, c4xc13, c4*c13), or moves, undo, show, quit."),
-                "show" => print!("{}", render::text(&pos)),
+                "help" => println!("{PLAY_HELP}"),
+                "show" => print!("{}", board(&pos)),
                 "moves" => {
                     let ms: Vec<String> = pos.legal_moves(&rules).iter().map(|m| m.to_string()).collect();
                     println!("{}", ms.join(" "));
@@ -483,10 +488,13 @@ fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Resu
                     // Take back the engine's reply and your move.
                     game.undo();
                     game.undo();
-                    print!("{}", render::text(game.position()));
+                    print!("{}", board(game.position()));
                 }
                 text => match pos.parse_move(text, &rules) {
-                    Ok(m) => game.play(m).map_err(CliError)?,
+                    Ok(m) => {
+                        game.play(m).map_err(CliError)?;
+                        shown = false;
+                    }
                     Err(e) => println!("{e}"),
                 },
             }
@@ -494,15 +502,11 @@ fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Resu
             let clock = turn_started.take().unwrap_or_else(Started::now);
             let r = engine.search(&pos, &game.hashes(), args.limits(1000, clock), |_| {});
             let Some(&m) = r.pv.first() else { return Err(CliError("the engine found no move".into())) };
-            println!(
-                "{} plays {m}   ({}, depth {}, {} nodes)",
-                pos.side_to_move(),
-                score_text(r.score),
-                r.depth,
-                r.nodes
-            );
+            let mover = pos.side_to_move();
+            println!("{mover} plays {m}   ({}; depth {}, {} nodes)", score_for(mover, r.score), r.depth, r.nodes);
             game.play(m).map_err(CliError)?;
-            print!("{}", render::text(game.position()));
+            print!("{}", board(game.position()));
+            shown = true;
         }
     }
 }

@@ -17,7 +17,7 @@ use engine::rithmo::study::{self, SiegeOnly, Tally, TargetKind};
 use engine::rithmo::{Move, Position, Rithmomachia, RuleSet, Side, Victory, Weights};
 use serde_json::{Value, json};
 
-use crate::common::{check_memory, parse_hash, parse_threads};
+use crate::common::{HASH_DEFAULT_MIB, check_match_tables, parse_depth, parse_hash, parse_threads};
 use crate::error::{CliError, Result};
 use crate::progress::counter;
 
@@ -41,9 +41,9 @@ pub struct StudyArgs {
     claim: Claim,
     /// Victory conditions of the self-play matches, comma separated
     #[arg(long, value_delimiter = ',', default_value = "body:15,great")]
-    victories: Vec<String>,
+    victories: Vec<Victory>,
     /// Search depth of both engines in self-play (plies)
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = parse_depth)]
     depth: u32,
     /// The evaluation's weights of both engines: hand, fitted-1 or default
     #[arg(long, default_value = "default")]
@@ -69,8 +69,8 @@ pub struct StudyArgs {
     /// Games played at once [default: one per core]
     #[arg(long, value_name = "T", value_parser = parse_threads)]
     threads: Option<usize>,
-    /// Table size of each engine, per thread, in MiB
-    #[arg(long, value_name = "MIB", default_value_t = 4, value_parser = parse_hash)]
+    /// Table size of each engine, in MiB
+    #[arg(long, value_name = "MIB", default_value_t = HASH_DEFAULT_MIB, value_parser = parse_hash)]
     hash: usize,
     /// One JSON object on standard output, for scripts
     #[arg(long)]
@@ -104,23 +104,15 @@ pub fn run(args: StudyArgs) -> Result<()> {
     if !(args.half_width > 0.0 && args.half_width < 0.5) {
         return Err(CliError(format!("--half-width {}: choose above 0 and below 0.5", args.half_width)));
     }
-    if args.depth == 0 || args.depth > 20 {
-        return Err(CliError(format!("--depth {}: choose between 1 and 20", args.depth)));
-    }
     if args.max_games < 2 || args.min_games > args.max_games {
         return Err(CliError("--max-games must be at least 2 and at least --min-games".into()));
     }
     if args.max_plies == 0 {
         return Err("--max-plies must be at least 1".into());
     }
-    let threads = args.threads.unwrap_or_else(rayon::current_num_threads) as u64;
-    check_memory(
-        2 * threads * ((args.hash as u64) << 20),
-        &format!("--hash {} for two engines on {threads} threads", args.hash),
-    )?;
+    check_match_tables(args.hash, args.threads, args.max_games)?;
     Weights::named(&args.weights)?;
-    let victories: Vec<Victory> =
-        args.victories.iter().map(|v| v.trim().parse::<Victory>()).collect::<std::result::Result<_, _>>()?;
+    let victories = args.victories.clone();
     if victories.is_empty() {
         return Err("--victories needs at least one victory condition".into());
     }

@@ -15,7 +15,7 @@ use engine::rithmo::tune::{Sample, fit, samples};
 use engine::rithmo::{Move, Position, Rithmomachia, RuleSet, Weights};
 use serde_json::json;
 
-use crate::common::{parse_sprt, parse_threads};
+use crate::common::{parse_depth, parse_sprt, parse_threads};
 use crate::error::{CliError, Result};
 use crate::progress::counter;
 
@@ -25,10 +25,10 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 400)]
     games: usize,
     /// Search depth of the engines in those games
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = parse_depth)]
     depth: u32,
     /// Search depth of both engines in the test match
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = parse_depth)]
     match_depth: u32,
     /// The test's hypotheses: the fitted engine's Elo over the current one
     #[arg(long, value_name = "ELO0,ELO1", default_value = "0,20", value_parser = parse_sprt, allow_hyphen_values = true)]
@@ -67,11 +67,6 @@ fn bot(depth: u32, weights: Weights, opening: usize) -> Box<dyn Bot<Rithmomachia
 }
 
 pub fn run(args: TuneArgs) -> Result<()> {
-    for (name, d) in [("--depth", args.depth), ("--match-depth", args.match_depth)] {
-        if d == 0 || d > 20 {
-            return Err(CliError(format!("{name} {d}: choose between 1 and 20")));
-        }
-    }
     if args.games == 0 || args.max_games < 2 {
         return Err("--games must be at least 1 and --max-games at least 2".into());
     }

@@ -8,8 +8,9 @@ use serde_json::json;
 use solver::merels::{Silent, Solution};
 use solver::rota::{Chances, RotaReport, report_from};
 
-use crate::error::{CliError, Result};
-use crate::merels_args::{RuleArgs, parse_position, play_moves, probe};
+use crate::common::print_json;
+use crate::error::Result;
+use crate::merels_args::{RotaRuleArgs, parse_position, play_moves, probe};
 
 #[derive(Args, Debug)]
 pub struct RotaArgs {
@@ -22,7 +23,7 @@ enum RotaCmd {
     /// Solve Rota and report who has the first-move advantage
     Solve {
         #[command(flatten)]
-        rules: RuleArgs,
+        rules: RotaRuleArgs,
         /// One JSON object on standard output, for scripts
         #[arg(long)]
         json: bool,
@@ -52,12 +53,12 @@ struct At {
     #[arg(long, value_delimiter = ',')]
     play: Vec<String>,
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: RotaRuleArgs,
 }
 
 impl At {
     fn resolve(&self) -> Result<(Rules, engine::merels::Position)> {
-        let rules = self.rules.apply(Rules::rota())?;
+        let rules = self.rules.rules();
         let pos = play_moves(parse_position(&self.position, &rules)?, &self.play, &rules)?;
         Ok((rules, pos))
     }
@@ -65,7 +66,7 @@ impl At {
 
 pub fn run(args: RotaArgs) -> Result<()> {
     match args.cmd {
-        RotaCmd::Solve { rules, json } => solve(rules.apply(Rules::rota())?, json),
+        RotaCmd::Solve { rules, json } => solve(rules.rules(), json),
         RotaCmd::Show { at } => {
             let (rules, pos) = at.resolve()?;
             println!("{}", render(&pos, rules.board));
@@ -86,10 +87,9 @@ fn solve(rules: Rules, json: bool) -> Result<()> {
     let report = report_from(&sol);
     let total = t.elapsed();
     if json {
-        let mut v = serde_json::to_value(&report).map_err(|e| CliError(e.to_string()))?;
+        let mut v = serde_json::to_value(&report)?;
         v["seconds"] = json!(total.as_secs_f64());
-        println!("{}", serde_json::to_string_pretty(&v).map_err(|e| CliError(e.to_string()))?);
-        return Ok(());
+        return print_json(&v);
     }
     print_report(&report, solved.as_secs_f64(), total.as_secs_f64());
     Ok(())
@@ -109,9 +109,9 @@ fn print_report(r: &RotaReport, solved: f64, total: f64) {
     println!("Positions by value for the side to move:");
     println!("  {:<24} {:>12} {:>12}", "", "classes", "positions");
     let rows = [
-        ("wins", r.classes.won, r.positions.won),
-        ("draws", r.classes.drawn, r.positions.drawn),
-        ("losses", r.classes.lost, r.positions.lost),
+        ("wins", r.classes.wins, r.positions.wins),
+        ("draws", r.classes.draws, r.positions.draws),
+        ("losses", r.classes.losses, r.positions.losses),
         ("  of which game over", r.classes.terminal, r.positions.terminal),
         ("total", r.classes.total(), r.positions.total()),
     ];

@@ -7,7 +7,6 @@ use clap::{Args, Subcommand};
 use engine::wibold::dice::{Cast, TETRAHEDRON, cubes_from_index};
 use engine::wibold::outcome::{Miss, Reading, read};
 use engine::wibold::{Game, Players, Rules, Scoring, Strategy, Verdict, Virtue, complementary_pairs};
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
 use solver::wibold::analysis::{ArticleSimulation, CURVE_TOLERANCE, QUANTILES};
 use solver::wibold::simulate::{LoggedRoll, ScoringReport, report};
@@ -15,8 +14,10 @@ use solver::wibold::{LengthLaw, MatchReport, SimConfig, SimReport, null_outcomes
 
 use engine::stats::MIN_SAMPLE;
 
+use crate::common::{parse_threads, pool, print_json};
 use crate::error::{CliError, Result};
 use crate::plot::{GamePanel, LengthPanel, PlotTarget, draw};
+use crate::progress::counter;
 
 #[derive(Args, Debug)]
 pub struct WiboldArgs {
@@ -73,8 +74,11 @@ enum WiboldCmd {
         #[arg(long, default_value_t = 10_000)]
         games: u64,
         /// Worker threads [default: one per core]; the results do not depend on it
-        #[arg(long, value_name = "T", value_parser = crate::common::parse_threads)]
+        #[arg(long, value_name = "T", value_parser = parse_threads)]
         threads: Option<usize>,
+        /// No progress bar
+        #[arg(long, short)]
+        quiet: bool,
         /// One JSON object on standard output, for scripts
         #[arg(long)]
         json: bool,
@@ -103,23 +107,25 @@ enum WiboldCmd {
     /// a consonant it shows; there greedy-rarest, greedy-table, complement
     /// and random play at one table (seats rotated) and head to head.
     Strategies {
-        /// The strategies at the table, comma separated (greedy-rarest,
-        /// greedy-table, complement, random); default: all four
-        #[arg(long, value_delimiter = ',', value_name = "LIST")]
-        lineup: Vec<String>,
+        /// The strategies at the table, comma separated (one seat each; a
+        /// strategy may take several seats)
+        #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST", default_values_t = Strategy::ALL)]
+        lineup: Vec<Strategy>,
         /// Games per match
         #[arg(long, default_value_t = 20_000)]
         games: u64,
         /// The seed: the same seed gives the same matches
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// virtues (Wibold's) or pairs (one more point per owned pair of
-        /// virtues whose sums add to 21)
-        #[arg(long, default_value = "virtues", value_parser = clap::value_parser!(Scoring))]
+        /// How the winner is counted
+        #[arg(long, value_enum, default_value_t = Scoring::Virtues)]
         scoring: Scoring,
         /// Worker threads [default: one per core]; the results do not depend on it
-        #[arg(long, value_name = "T", value_parser = crate::common::parse_threads)]
+        #[arg(long, value_name = "T", value_parser = parse_threads)]
         threads: Option<usize>,
+        /// No progress bar
+        #[arg(long, short)]
+        quiet: bool,
         /// One JSON object on standard output, for scripts
         #[arg(long)]
         json: bool,
@@ -130,10 +136,10 @@ enum WiboldCmd {
 #[derive(Args, Debug)]
 struct GameArgs {
     /// Players, 2 to 8, rolling in turn
-    #[arg(long, default_value_t = 4)]
-    players: usize,
-    /// full (cubes and tetrahedron) or simplified (the cubes' sum)
-    #[arg(long, default_value = "full", value_parser = clap::value_parser!(Rules))]
+    #[arg(long, default_value = "4")]
+    players: Players,
+    /// The rules
+    #[arg(long, value_enum, default_value_t = Rules::Full)]
     rules: Rules,
     /// The seed: the same seed gives the same games
     #[arg(long, default_value_t = 1)]
@@ -144,22 +150,18 @@ pub fn run(args: WiboldArgs) -> Result<()> {
     match args.cmd {
         WiboldCmd::Analyse { json, cdf, plot, seed } => analyse(json, cdf, plot, seed),
         WiboldCmd::Table { json } => table(json),
-        WiboldCmd::Simulate { game, games, threads, json, plot } => simulate_cmd(&game, games, threads, json, plot),
+        WiboldCmd::Simulate { game, games, threads, quiet, json, plot } => {
+            simulate_cmd(&game, games, threads, quiet || json, json, plot)
+        }
         WiboldCmd::Play { game, acquisitions } => play(&game, acquisitions),
-        WiboldCmd::Strategies { lineup, games, seed, scoring, threads, json } => {
-            strategies(&lineup, games, seed, scoring, threads, json)
+        WiboldCmd::Strategies { lineup, games, seed, scoring, threads, quiet, json } => {
+            strategies(&lineup, games, seed, scoring, threads, quiet || json, json)
         }
     }
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> Result<Value> {
-    serde_json::to_value(v).map_err(|e| CliError(e.to_string()))
-}
-
-fn print_json(v: &Value) -> Result<()> {
-    let mut text = serde_json::to_string_pretty(v).map_err(|e| CliError(e.to_string()))?;
-    text.push('\n');
-    emit(&text)
+    Ok(serde_json::to_value(v)?)
 }
 
 /// Appends a line to a report.
@@ -181,48 +183,18 @@ macro_rules! put {
     }};
 }
 
-/// Writes a whole report to standard output; a reader that stops early
-/// (`| head`) is not an error.
+/// Writes a whole report to standard output.
 fn emit(text: &str) -> Result<()> {
-    use std::io::Write as _;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => r.map_err(CliError::from),
-    }
+    print!("{text}");
+    Ok(())
 }
 
 fn pct(x: f64) -> String {
     format!("{:.2}%", 100.0 * x)
 }
 
-fn players(n: usize) -> Result<Players> {
-    Players::new(n).map_err(CliError)
-}
-
 fn check_games(games: u64) -> Result<()> {
     if games == 0 { Err("--games must be at least 1".into()) } else { Ok(()) }
-}
-
-/// A thread pool of the asked size, or rayon's default.
-fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
-    let mut b = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        if t == 0 {
-            return Err("--threads must be at least 1".into());
-        }
-        b = b.num_threads(t);
-    }
-    b.build().map_err(|e| CliError(format!("cannot start threads: {e}")))
-}
-
-/// A progress bar on standard error (drawn only on a terminal).
-fn progress(total: u64, what: &str) -> ProgressBar {
-    let pb = ProgressBar::new(total);
-    let style = ProgressStyle::with_template(&format!("{{bar:40}} {{pos}}/{{len}} {what} ({{per_sec}}, {{eta}} left)"))
-        .expect("valid template");
-    pb.set_style(style);
-    pb
 }
 
 /// Virtues owned after each roll of a logged game, from 0 before the first.
@@ -448,13 +420,20 @@ fn table(json: bool) -> Result<()> {
     emit(o)
 }
 
-fn simulate_cmd(g: &GameArgs, games: u64, threads: Option<usize>, json: bool, plot: Option<PathBuf>) -> Result<()> {
-    let players = players(g.players)?;
+fn simulate_cmd(
+    g: &GameArgs,
+    games: u64,
+    threads: Option<usize>,
+    quiet: bool,
+    json: bool,
+    plot: Option<PathBuf>,
+) -> Result<()> {
+    let players = g.players;
     check_games(games)?;
     let target = plot.as_deref().map(PlotTarget::parse).transpose()?;
-    let pool = pool(threads)?;
+    let pool = pool(threads, games)?;
     let cfg = SimConfig { rules: g.rules, players, games, seed: g.seed };
-    let pb = progress(games, "games");
+    let pb = counter(games, "games", quiet);
     let start = Instant::now();
     let tally = pool.install(|| simulate(&cfg, &|k| pb.inc(k)));
     let secs = start.elapsed().as_secs_f64();
@@ -601,7 +580,7 @@ fn print_scoring(o: &mut String, title: &str, s: &ScoringReport, games: u64) {
 }
 
 fn play(g: &GameArgs, acquisitions: bool) -> Result<()> {
-    let players = players(g.players)?;
+    let players = g.players;
     let (game, log) = play_logged(g.rules, players, g.seed);
     let o = &mut String::new();
     say!(
@@ -730,20 +709,17 @@ fn verdict_text(game: &Game, scoring: Scoring) -> String {
 }
 
 fn strategies(
-    lineup: &[String],
+    lineup: &[Strategy],
     games: u64,
     seed: u64,
     scoring: Scoring,
     threads: Option<usize>,
+    quiet: bool,
     json: bool,
 ) -> Result<()> {
     check_games(games)?;
-    let lineup: Vec<Strategy> = if lineup.is_empty() {
-        Strategy::ALL.to_vec()
-    } else {
-        lineup.iter().map(|s| s.parse::<Strategy>().map_err(CliError)).collect::<Result<_>>()?
-    };
-    players(lineup.len()).map_err(|e| CliError(format!("--lineup: {e}")))?;
+    let lineup = lineup.to_vec();
+    Players::new(lineup.len()).map_err(|e| CliError(format!("--lineup: {e}")))?;
     let mut distinct = lineup.clone();
     distinct.sort();
     distinct.dedup();
@@ -751,15 +727,16 @@ fn strategies(
         .flat_map(|i| (i + 1..distinct.len()).map(move |j| (i, j)))
         .map(|(i, j)| (distinct[i], distinct[j]))
         .collect();
-    let pool = pool(threads)?;
-    let pb = progress(games * (1 + pairs.len() as u64), "games");
+    let work = games * (1 + pairs.len() as u64);
+    let pool = pool(threads, work)?;
+    let pb = counter(work, "games", quiet);
     let inc = |k| pb.inc(k);
     let (table, duels) = pool.install(|| -> Result<(MatchReport, Vec<MatchReport>)> {
-        let table = play_match(&lineup, games, seed, 0, scoring, &inc).map_err(CliError)?;
+        let table = play_match(&lineup, games, seed, 0, scoring, &inc)?;
         let duels = pairs
             .iter()
             .enumerate()
-            .map(|(k, &(a, b))| play_match(&[a, b], games, seed, 1 + k as u64, scoring, &inc).map_err(CliError))
+            .map(|(k, &(a, b))| Ok(play_match(&[a, b], games, seed, 1 + k as u64, scoring, &inc)?))
             .collect::<Result<Vec<_>>>()?;
         Ok((table, duels))
     })?;

@@ -9,6 +9,7 @@ pub mod bitset;
 pub mod file;
 pub mod game;
 pub mod merels;
+pub mod names;
 pub mod players;
 pub mod rithmo;
 pub mod stats;

@@ -344,7 +344,26 @@ fn rendering_shows_every_man() {
         let text = render(&p, board);
         assert_eq!(text.matches('X').count() as u32, p.men[0].len(), "{text}");
         assert_eq!(text.matches('O').count() as u32, p.men[1].len(), "{text}");
+        // Every mark of a point is a point: the picture has as many as the
+        // board (the line below it, the side to move and hands, has none).
+        let picture = text.trim_end().rsplit_once('\n').unwrap().0;
+        let marks = picture.chars().filter(|c| matches!(c, 'X' | 'O' | '.')).count();
+        assert_eq!(marks, board.points().count(), "{text}");
     }
+}
+
+#[test]
+fn the_wheel_labels_its_compass_points_beside_them() {
+    let p: Position = "rota:.x...o... x 2 2".parse().unwrap();
+    let text = render(&p, Board::get(BoardKind::Rota, false));
+    let lines: Vec<&str> = text.lines().collect();
+    let column = |line: &str, c: char| line.find(c).unwrap_or_else(|| panic!("no {c} in {line:?}:\n{text}"));
+    // n stands over the north point (X), s under the south point (O).
+    assert_eq!(lines[0].trim(), "n", "{text}");
+    assert_eq!(column(lines[0], 'n'), column(lines[1], 'X'), "{text}");
+    let south = lines.iter().position(|l| l.contains('O')).unwrap();
+    assert_eq!(lines[south + 1].trim(), "s", "{text}");
+    assert_eq!(column(lines[south + 1], 's'), column(lines[south], 'O'), "{text}");
 }
 
 proptest! {
@@ -402,4 +421,61 @@ fn point_sets_iterate_in_order() {
     let s: PointSet = [Point(5), Point(1), Point(9)].into_iter().collect();
     assert_eq!(s.iter().collect::<Vec<_>>(), vec![Point(1), Point(5), Point(9)]);
     assert_eq!(s.len(), 3);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// The backward generator against the forward one, on random positions
+    /// of the movement phase of every board and rule variant: every state a
+    /// non-capturing step or flight (or pass) leads to lists the state it came from
+    /// among its predecessors, and every predecessor listed has such a move
+    /// to the state.
+    #[test]
+    fn predecessors_and_successors_agree(seed in any::<u64>()) {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        for kind in BoardKind::ALL {
+            for (flying, blocked) in [(false, Blocked::Lose), (true, Blocked::Lose), (false, Blocked::Pass)] {
+                let rules = Rules { flying, blocked, ..Rules::new(kind, Dice::Schaedler) };
+                let board = rules.board;
+                // A random movement position: up to the board's men on each side.
+                let mut points: Vec<Point> = board.points().collect();
+                for i in (1..points.len()).rev() {
+                    points.swap(i, rng.random_range(0..=i));
+                }
+                let (a, b) = (rng.random_range(3..=kind.men() as usize), rng.random_range(3..=kind.men() as usize));
+                let own: PointSet = points[..a].iter().copied().collect();
+                let other: PointSet = points[a..(a + b).min(points.len() - 1)].iter().copied().collect();
+                let st = State { own, other, own_hand: 0, other_hand: 0 };
+                // Non-capturing moves (or passes) leading out of st.
+                let moves_to = |q: &State, target: &State| {
+                    let mut found = false;
+                    for throw in [Throw::Normal, Throw::Special] {
+                        rules.for_each_action(q, throw, |act, child| {
+                            found |= act.captures().is_empty() && !matches!(act, Action::Leap { .. }) && child == *target;
+                        });
+                    }
+                    found
+                };
+                if rules.valid(&st) && !rules.lost(&st) {
+                    for throw in [Throw::Normal, Throw::Special] {
+                        for (act, child) in rules.actions(&st, throw) {
+                            if !act.captures().is_empty() || matches!(act, Action::Leap { .. }) || !rules.valid(&child) {
+                                continue;
+                            }
+                            let mut preds = Vec::new();
+                            rules.for_each_predecessor(&child, |q| preds.push(q));
+                            prop_assert!(preds.contains(&st), "{:?}: {:?} -> {:?} not found back", kind, act, child);
+                        }
+                    }
+                }
+                let mut preds = Vec::new();
+                rules.for_each_predecessor(&st, |q| preds.push(q));
+                for q in preds {
+                    prop_assert!(rules.valid(&q) && !rules.lost(&q));
+                    prop_assert!(moves_to(&q, &st), "{:?}: {:?} has no move to {:?}", kind, q, st);
+                }
+            }
+        }
+    }
 }

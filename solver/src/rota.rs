@@ -30,19 +30,16 @@ fn number(v: Value) -> f64 {
 /// Counts of positions by their value for the side to move.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Counts {
-    #[serde(rename = "wins")]
-    pub won: u64,
-    #[serde(rename = "draws")]
-    pub drawn: u64,
-    #[serde(rename = "losses")]
-    pub lost: u64,
-    /// Of the lost, those where the game is already over.
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Of the losses, those where the game is already over.
     pub terminal: u64,
 }
 
 impl Counts {
     pub fn total(&self) -> u64 {
-        self.won + self.drawn + self.lost
+        self.wins + self.draws + self.losses
     }
 }
 
@@ -180,10 +177,10 @@ fn census(sol: &Solution) -> (Counts, Counts, u16, Option<String>) {
             let terminal = sol.rules.lost(&st) || sol.rules.actions(&st, Throw::None).is_empty();
             for (c, n) in [(&mut classes, 1), (&mut all, orbit)] {
                 match v {
-                    Value::Win(_) => c.won += n,
-                    Value::Draw => c.drawn += n,
+                    Value::Win(_) => c.wins += n,
+                    Value::Draw => c.draws += n,
                     Value::Loss(_) => {
-                        c.lost += n;
+                        c.losses += n;
                         if terminal {
                             c.terminal += n;
                         }

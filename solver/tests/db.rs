@@ -222,6 +222,50 @@ fn six_mens_endgames_under_chance_verify_and_are_exact() {
         let r = solver::merels::verify::verify(&mut sol, &Silent).unwrap();
         assert!(r.ok(), "{name}: {:?}", r.sectors.iter().flat_map(|s| &s.failures).take(5).collect::<Vec<_>>());
         assert!(r.sectors.iter().any(|c| c.sector == "3-0-4-0"), "{name}");
+        if name == "default" {
+            // A progress rank lowered to 1 where perfect play needs more
+            // moves to leave the group: the ranks no longer fall along it.
+            let s = Sector { w: 3, wf: 0, b: 4, bf: 0 };
+            sol.load_sector(s).unwrap();
+            let t = sol.table(s).unwrap();
+            let i = (0..t.indexer.size()).find(|&i| t.rank_at(i) >= 2).expect("a rank of 2 or more");
+            let mut rank = t.rank.clone();
+            rank[i as usize] = 1;
+            let values = match &t.values {
+                Values::Chance(v) => Values::Chance(v.clone()),
+                _ => panic!("chance values"),
+            };
+            let db = sol.database().unwrap().clone();
+            db.store(&Table::with_rank(t.indexer.clone(), values, t.meta, rank)).unwrap();
+            let mut sol = Solution::solve_with(rules, &o, &Silent).unwrap();
+            let r = solver::merels::verify::verify(&mut sol, &Silent).unwrap();
+            let failed: Vec<_> =
+                r.sectors.iter().filter(|c| !c.failures.is_empty()).map(|c| c.sector.clone()).collect();
+            assert_eq!(failed, ["3-0-4-0"], "a lowered rank");
+            assert!(r.sectors.iter().flat_map(|c| &c.failures).all(|f| f.computed.contains("rank")));
+        }
         fs::remove_dir_all(&dir).unwrap();
     }
+}
+
+/// A table that cannot be stored leaves the database as it was: no
+/// temporary file behind, and the error names the file.
+#[test]
+fn a_failed_store_leaves_nothing_behind() {
+    let dir = temp("failed-store");
+    let rules = Rules::new(BoardKind::Three, Dice::None);
+    let sol = Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
+    let db = sol.database().unwrap().clone();
+    let (s, t) = sol.tables().next().unwrap();
+    let path = db.path(*s);
+    // The sector's file name taken by a directory: the table cannot go there.
+    fs::remove_file(&path).unwrap();
+    fs::create_dir(&path).unwrap();
+    let before: Vec<_> = fs::read_dir(db.dir()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let Values::Dtm(v) = &t.values else { panic!("three without dice is solved in plies") };
+    let err = db.store(&Table::new(t.indexer.clone(), Values::Dtm(v.clone()), t.meta)).unwrap_err();
+    assert!(err.to_string().contains(&path.display().to_string()), "{err}");
+    let after: Vec<_> = fs::read_dir(db.dir()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(before, after, "the directory changed");
+    fs::remove_dir_all(&dir).unwrap();
 }

@@ -51,8 +51,12 @@ fn perfect_chooses_only_best_actions_and_breaks_ties_at_random() {
             let throw = st.throw.unwrap_or(engine::merels::Throw::None);
             let rated: Vec<_> = sol.rate_actions(&st.state).into_iter().filter(|r| r.0 == throw).collect();
             let top = rated[0].2;
-            let best: Vec<_> =
-                rated.iter().filter(|r| solver::merels::solution::compare(&r.2, &top).is_eq()).map(|r| r.1).collect();
+            // Values under chance are equal within two grid steps.
+            let equal = |x: &Eval| match (x, &top) {
+                (Eval::Chance(x), Eval::Chance(t)) => t.v - x.v <= solver::merels::value::TIE,
+                _ => solver::merels::solution::compare(x, &top).is_eq(),
+            };
+            let best: Vec<_> = rated.iter().filter(|r| equal(&r.2)).map(|r| r.1).collect();
             let mut seen = Vec::new();
             for seed in 0..8 {
                 let Move::Act(a, _) = bot.agent(seed).choose(&game, &st) else { panic!("a throw chosen") };
@@ -100,4 +104,75 @@ fn perfect_refuses_what_is_not_solved() {
     let opts = solver::merels::SolveOptions { max_men: Some(4), ..Default::default() };
     let part = Solution::solve_with(Rules::new(BoardKind::Six, Dice::None), &opts, &Silent).unwrap();
     assert!(PerfectBot::new(Arc::new(part)).is_err());
+}
+
+/// Under Schädler's dice the side ahead that must keep to equally good moves
+/// inside a movement group moves to positions of smaller progress rank (or
+/// leaves the group), and every equally good move of the side behind does:
+/// perfect play leaves each loop it should leave. Checked on every position
+/// of the movement groups of three (with and without diagonals) and of six
+/// men's 3 v 3 and 3 v 4, after each throw.
+#[test]
+fn perfect_play_descends_the_progress_ranks() {
+    use engine::merels::Throw;
+    use solver::merels::SolveOptions;
+    use solver::merels::perfect::best_moves;
+    use solver::merels::value::TIE;
+    let three = Rules::new(BoardKind::Three, Dice::Schaedler);
+    let diagonals = three.with_diagonals(true);
+    let six = Rules::new(BoardKind::Six, Dice::Schaedler);
+    let (mut ranked, mut filtered) = (0, 0);
+    for (rules, max_men) in [(three, None), (diagonals, None), (six, Some(7))] {
+        let opts = SolveOptions { max_men, ..SolveOptions::default() };
+        let sol = Solution::solve_with(rules, &opts, &Silent).unwrap();
+        let game = Merels::new(rules);
+        for (s, t) in sol.tables() {
+            if !s.is_movement() || t.rank.is_empty() {
+                continue;
+            }
+            for i in 0..t.indexer.size() {
+                let (r, Some(Eval::Chance(v))) = (t.rank_at(i), t.at(i)) else { continue };
+                if r == 0 {
+                    continue;
+                }
+                ranked += 1;
+                let state = t.indexer.state(i);
+                for throw in [Throw::Normal, Throw::Special] {
+                    let p = Play { side: engine::merels::Side::X, state, throw: Some(throw) };
+                    let rank_of = |m: &Move| {
+                        let Move::Act(_, child) = m else { panic!("a throw") };
+                        if Sector::of(child) == s.mirror() { sol.rank(child) } else { 0 }
+                    };
+                    let chosen = best_moves(&sol, &game, &p);
+                    assert!(!chosen.is_empty());
+                    let ranks: Vec<u16> = chosen.iter().map(rank_of).collect();
+                    if v.v > TIE {
+                        assert!(
+                            ranks.iter().all(|&c| c < r),
+                            "{}: {p:?} rank {r} moves to ranks {ranks:?}",
+                            rules.label()
+                        );
+                        // Moves of the best value that perfect play passes over.
+                        let tied = sol
+                            .rate_actions(&state)
+                            .into_iter()
+                            .filter(|a| a.0 == throw)
+                            .filter(|a| matches!(a.2, Eval::Chance(x) if v.v - x.v <= TIE))
+                            .count();
+                        if tied > chosen.len() {
+                            filtered += 1;
+                        }
+                    } else {
+                        assert!(
+                            ranks.iter().all(|&c| c < r),
+                            "{}: {p:?} rank {r} moves to ranks {ranks:?}",
+                            rules.label()
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(ranked > 1000, "only {ranked} ranked positions");
+    assert!(filtered > 0, "no position where the ranks decide among equally good moves");
 }

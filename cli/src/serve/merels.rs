@@ -12,7 +12,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::routing::get;
 use axum::{Json, Router};
-use engine::merels::{Action, Board, BoardKind, Dice, Position, Rules, Throw};
+use engine::merels::{Action, Blocked, Board, BoardKind, Dice, Position, Rules, Throw};
 use serde_json::{Value, json};
 use solver::merels::db::Db;
 use solver::merels::sector::successors;
@@ -20,7 +20,9 @@ use solver::merels::{Sector, Silent, Solution, SolveOptions};
 
 use super::AppState;
 use super::params::{ApiError, ApiResult, Params, blocking};
-use crate::merels_args::{MoreRuleArgs, RuleArgs, parse_position, play_moves, probe_json, rules_for, throw_name};
+use crate::merels_args::{
+    MoreRuleArgs, RuleArgs, parse_position, play_moves, probe_json, rule_options, rules_for, throw_name,
+};
 
 /// Solutions kept at once (each rule set's in-memory solve, each database
 /// neighbourhood of nine men's morris).
@@ -109,11 +111,10 @@ fn board_json(board: &Board) -> Value {
 async fn board(q: Result<Query<Vec<(String, String)>>, QueryRejection>) -> ApiResult<Json<Value>> {
     let p = Params::new(q, &["board", "diagonals"])?;
     let kind: BoardKind = p.get("board").ok_or("parameter 'board' is missing (rota, three, six or nine)")?.parse()?;
-    let diagonals = p.flag("diagonals")?;
-    if diagonals && kind != BoardKind::Three {
-        return Err(ApiError::bad(format!("diagonals are an option of the three board, not {kind}")));
-    }
-    Ok(Json(board_json(Board::get(kind, diagonals))))
+    let rules = Rules::new(kind, Dice::None)
+        .try_with_diagonals(p.flag("diagonals")?)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    Ok(Json(board_json(rules.board)))
 }
 
 /// The parameters naming a position and its rules, as the CLI's options.
@@ -145,17 +146,9 @@ fn resolve(p: &Params) -> ApiResult<(Rules, Position)> {
     }
     let dice: Dice = p.get("dice").unwrap_or("schaedler").parse()?;
     let basic = RuleArgs {
-        blocked: p.get("blocked").map(str::to_string),
-        placement_mills: p.get("placement_mills").map(str::to_string),
+        blocked: p.parsed("blocked")?.unwrap_or(Blocked::Lose),
+        placement_mills: p.parsed("placement_mills")?,
     };
-    for (name, value, choices) in [
-        ("blocked", &basic.blocked, &["lose", "pass", "draw"][..]),
-        ("placement_mills", &basic.placement_mills, &["count", "forbidden"][..]),
-    ] {
-        if let Some(v) = value.as_deref().filter(|v| !choices.contains(v)) {
-            return Err(ApiError::bad(format!("parameter '{name}' is '{v}': expected {}", choices.join(" or "))));
-        }
-    }
     let more = MoreRuleArgs {
         diagonals: p.flag("diagonals")?,
         flying: p.flag("flying")?,
@@ -167,34 +160,6 @@ fn resolve(p: &Params) -> ApiResult<(Rules, Position)> {
     let start = parse_position(&[text], &rules)?;
     let pos = play_moves(start, &p.list("play", MAX_PLAY)?, &rules)?;
     Ok((rules, pos))
-}
-
-/// The options of `ludus merels solve` that give these rules.
-fn rule_options(rules: &Rules) -> String {
-    let d = Rules::new(rules.board.kind, rules.dice);
-    let mut s = format!("--board {} --dice {}", rules.board.kind, rules.dice);
-    let flags = [
-        (rules.board.diagonals, "--diagonals"),
-        (rules.flying, "--flying"),
-        (rules.no_take_from_mills, "--no-take-from-mills"),
-        (rules.double_mill_one, "--double-mill-one"),
-    ];
-    for (on, flag) in flags {
-        if on {
-            s.push(' ');
-            s.push_str(flag);
-        }
-    }
-    if rules.blocked != d.blocked {
-        s.push_str(&format!(" --blocked {}", rules.blocked.name()));
-    }
-    if rules.placement_mills != d.placement_mills {
-        s.push_str(&format!(" --placement-mills {}", rules.placement_mills.name()));
-    }
-    if rules.special_72 != d.special_72 {
-        s.push_str(&format!(" --special-72 {}", rules.special_72));
-    }
-    s
 }
 
 /// The explorer's query parameters that give these rules (the dice and

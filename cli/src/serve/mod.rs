@@ -73,20 +73,31 @@ pub fn app(db: PathBuf, searches: usize) -> Router {
         .fallback(|| async { ApiError::not_found("no such page or API call") })
         .with_state(state)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(middleware::from_fn(bounded_uri))
+        .layer(middleware::from_fn(bounded_request))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
         .layer(CatchPanicLayer::custom(|_| {
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error: the request failed").into_response()
         }))
 }
 
-/// Refuses a path and query longer than [`MAX_URI`].
-async fn bounded_uri(req: Request, next: Next) -> Response {
+/// Refuses a path and query longer than [`MAX_URI`], and a body declared
+/// longer than [`MAX_BODY`] before any of it is read (a body without a
+/// declared length is cut at the limit by [`DefaultBodyLimit`]).
+async fn bounded_request(req: Request, next: Next) -> Response {
     let len = req.uri().path().len() + req.uri().query().map_or(0, str::len);
     if len > MAX_URI {
         return ApiError::new(
             StatusCode::URI_TOO_LONG,
             format!("the address is {len} bytes long; at most {MAX_URI} are accepted"),
+        )
+        .into_response();
+    }
+    let declared =
+        req.headers().get(axum::http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if let Some(body) = declared.filter(|&b| b > MAX_BODY as u64) {
+        return ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body is {body} bytes long; at most {MAX_BODY} are accepted"),
         )
         .into_response();
     }

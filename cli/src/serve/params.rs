@@ -49,6 +49,12 @@ impl From<CliError> for ApiError {
     }
 }
 
+impl From<engine::names::UnknownName> for ApiError {
+    fn from(e: engine::names::UnknownName) -> ApiError {
+        ApiError::bad(e.to_string())
+    }
+}
+
 impl From<String> for ApiError {
     fn from(e: String) -> ApiError {
         ApiError::bad(e)
@@ -94,6 +100,14 @@ impl Params {
             Some("" | "true" | "1") => Ok(true),
             Some(other) => Err(ApiError::bad(format!("parameter '{name}' is '{other}': expected true or false"))),
         }
+    }
+
+    /// A named value (a rule, a preset), `None` when absent; a name that is
+    /// not one is refused with what the type's parser says.
+    pub fn parsed<T: std::str::FromStr<Err: std::fmt::Display>>(&self, name: &str) -> ApiResult<Option<T>> {
+        self.get(name)
+            .map(|text| text.parse::<T>().map_err(|e| ApiError::bad(format!("parameter '{name}': {e}"))))
+            .transpose()
     }
 
     /// A number within bounds, or the default when absent.

@@ -12,12 +12,13 @@ use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use engine::rithmo::{Game, Limits, Position, RuleSet, Searcher, Side, Status, render};
+use engine::rithmo::{Game, Limits, Position, Preset, RuleSet, Searcher, Side, Status, Victory, render};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::AppState;
 use super::params::{ApiError, ApiResult, Params};
+use crate::common::parse_depth;
 use crate::rithmo::{PositionArgs, info_json, play_one};
 
 /// The most moves a request may replay.
@@ -41,8 +42,8 @@ pub fn routes() -> Router<Arc<AppState>> {
 fn replay(fen: Option<&str>, preset: Option<&str>, victory: Option<&str>, moves: &[String]) -> ApiResult<Game> {
     let args = PositionArgs {
         fen: fen.map(str::to_string),
-        rules: preset.unwrap_or("common").to_string(),
-        victory: victory.map(str::to_string),
+        rules: preset.unwrap_or("common").parse::<Preset>()?,
+        victory: victory.map(str::parse::<Victory>).transpose()?,
     };
     let (start, rules) = args.resolve()?;
     if moves.len() > MAX_MOVES {
@@ -204,8 +205,8 @@ async fn analyse(
     if !(1..=MAX_MOVETIME).contains(&movetime) {
         return Err(ApiError::bad(format!("movetime {movetime} ms: choose from 1 to {MAX_MOVETIME}")));
     }
-    if req.depth.is_some_and(|d| !(1..=64).contains(&d)) {
-        return Err(ApiError::bad("depth must lie between 1 and 64"));
+    if let Some(d) = req.depth {
+        parse_depth(&d.to_string()).map_err(|e| ApiError::bad(format!("depth: {e}")))?;
     }
     let game = replay(req.fen.as_deref(), req.rules.as_deref(), req.victory.as_deref(), &req.moves)?;
     if game.status() != Status::Ongoing {

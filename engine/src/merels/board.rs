@@ -7,6 +7,8 @@ use std::sync::OnceLock;
 
 use arrayvec::ArrayVec;
 
+use crate::names::{UnknownName, parse_name};
+
 use super::point::{Point, PointSet};
 use super::symmetry::{Symmetry, automorphisms};
 
@@ -15,11 +17,16 @@ pub const MAX_POINTS: usize = 24;
 
 /// Which board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum BoardKind {
+    /// Rota, the Roman wheel: eight points on the rim and the centre
     Rota,
+    /// Three men's morris: a square of nine points
     Three,
+    /// Six men's morris: two nested squares
     Six,
+    /// Nine men's morris: three nested squares
     Nine,
 }
 
@@ -52,12 +59,9 @@ impl fmt::Display for BoardKind {
 }
 
 impl FromStr for BoardKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        BoardKind::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| format!("unknown board '{s}' (expected rota, three, six or nine)"))
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        parse_name(s, "board", &BoardKind::ALL, BoardKind::name)
     }
 }
 

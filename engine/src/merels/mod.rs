@@ -13,6 +13,7 @@ mod notation;
 mod point;
 mod position;
 mod render;
+mod retro;
 mod rules;
 mod symmetry;
 

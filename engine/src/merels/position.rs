@@ -188,7 +188,7 @@ impl FromStr for Position {
         let (board_name, points) = fields[0]
             .split_once(':')
             .ok_or_else(|| err(format!("first field '{}' lacks the ':' after the board name", fields[0])))?;
-        let kind: BoardKind = board_name.parse().map_err(err)?;
+        let kind: BoardKind = board_name.parse().map_err(|e: crate::names::UnknownName| err(e.to_string()))?;
         let board = Board::get(kind, false);
         let n = board.len();
         let chars: Vec<char> = points.chars().collect();

@@ -4,17 +4,19 @@ use super::board::{Board, BoardKind};
 use super::point::{Point, Side};
 use super::position::Position;
 
-/// Rota's wheel: digits mark the points in notation order (c n ne e se s sw w nw).
-const WHEEL: &str = "\
-              n
-          .---1---.
-    nw  8     |     2  ne
-       / \\    |    / \\
-   w  7-------0-------3  e
-       \\ /    |    \\ /
-    sw  6     |     4  se
-          '---5---'
-              s";
+/// Rota's wheel: digits mark the points in notation order (c n ne e se s sw
+/// w nw); the rim turns at the slashes, which are no points.
+const WHEEL: &str = concat!(
+    "              n\n",
+    "          /---1---\\\n",
+    "    nw  8     |     2  ne\n",
+    "       / \\    |    / \\\n",
+    "   w  7-------0-------3  e\n",
+    "       \\ /    |    \\ /\n",
+    "    sw  6     |     4  se\n",
+    "          \\---5---/\n",
+    "              s",
+);
 
 fn symbol(pos: &Position, p: Point) -> char {
     match pos.at(p) {

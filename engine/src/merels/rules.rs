@@ -7,9 +7,11 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::board::{Board, BoardKind};
+use crate::names::{UnknownName, parse_name};
 
 /// How dice are used (the readings of Alfonso's text).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Dice {
     /// No dice.
@@ -43,17 +45,15 @@ impl fmt::Display for Dice {
 }
 
 impl FromStr for Dice {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Dice::ALL
-            .into_iter()
-            .find(|d| d.name() == s)
-            .ok_or_else(|| format!("unknown dice reading '{s}' (expected none, schaedler, murray or bell)"))
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        parse_name(s, "dice reading", &Dice::ALL, Dice::name)
     }
 }
 
 /// What happens to a player who has no legal move on his turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Blocked {
     /// He loses (the spec's default).
@@ -65,6 +65,8 @@ pub enum Blocked {
 }
 
 impl Blocked {
+    pub const ALL: [Blocked; 3] = [Blocked::Lose, Blocked::Pass, Blocked::Draw];
+
     pub const fn name(self) -> &'static str {
         match self {
             Blocked::Lose => "lose",
@@ -75,19 +77,15 @@ impl Blocked {
 }
 
 impl FromStr for Blocked {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "lose" => Ok(Blocked::Lose),
-            "pass" => Ok(Blocked::Pass),
-            "draw" => Ok(Blocked::Draw),
-            _ => Err(format!("unknown blocked rule '{s}' (expected lose, pass or draw)")),
-        }
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        parse_name(s, "blocked rule", &Blocked::ALL, Blocked::name)
     }
 }
 
 /// Whether lines closed while placing count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum PlacementMills {
     /// A placed man closing a line counts as any closed line: it wins on the
@@ -99,6 +97,8 @@ pub enum PlacementMills {
 }
 
 impl PlacementMills {
+    pub const ALL: [PlacementMills; 2] = [PlacementMills::Count, PlacementMills::Forbidden];
+
     pub const fn name(self) -> &'static str {
         match self {
             PlacementMills::Count => "count",
@@ -108,13 +108,9 @@ impl PlacementMills {
 }
 
 impl FromStr for PlacementMills {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "count" => Ok(PlacementMills::Count),
-            "forbidden" => Ok(PlacementMills::Forbidden),
-            _ => Err(format!("unknown placement-mills rule '{s}' (expected count or forbidden)")),
-        }
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        parse_name(s, "placement-mills rule", &PlacementMills::ALL, PlacementMills::name)
     }
 }
 

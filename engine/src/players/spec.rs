@@ -44,6 +44,27 @@ impl Spec {
     }
 }
 
+/// A search depth that cannot be used: not a whole number of plies from 1
+/// to [`Spec::MAX_DEPTH`]. The text given is kept to be shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DepthError(pub String);
+
+impl fmt::Display for DepthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not a search depth: a whole number of plies from 1 to {}", self.0, Spec::MAX_DEPTH)
+    }
+}
+
+impl std::error::Error for DepthError {}
+
+/// Reads a search depth: the one bound every search of ludus takes.
+pub fn parse_depth(text: &str) -> Result<u32, DepthError> {
+    match text.trim().parse::<u32>() {
+        Ok(d) if (1..=Spec::MAX_DEPTH).contains(&d) => Ok(d),
+        _ => Err(DepthError(text.to_string())),
+    }
+}
+
 const EXPECTED: &str = "random, greedy, alphabeta:depth=N, alphabeta:movetime=MS, mcts:playouts=N or perfect";
 
 impl FromStr for Spec {
@@ -106,7 +127,11 @@ impl FromStr for Spec {
             }
             "alphabeta" => {
                 known(&["depth", "movetime"])?;
-                let depth = number("depth", 1, Spec::MAX_DEPTH as u64)?.map(|d| d as u32);
+                let depth = pairs
+                    .iter()
+                    .find(|(k, _)| *k == "depth")
+                    .map(|(_, v)| parse_depth(v).map_err(|e| format!("{e} (in player '{s}')")))
+                    .transpose()?;
                 let movetime = number("movetime", 1, 3_600_000)?.map(Duration::from_millis);
                 let depth = if depth.is_none() && movetime.is_none() { Some(Spec::DEFAULT_DEPTH) } else { depth };
                 Ok(Spec::AlphaBeta(Limit { depth, movetime }))
@@ -183,6 +208,17 @@ mod tests {
         assert!(err("alphabeta:depth").contains("name=value"));
         assert!(err("alphabeta:depth=2,depth=3").contains("twice"));
         assert!(err("").contains("empty"));
-        assert!(err("alphabeta:depth=0").contains("out of range"));
+        for bad in ["0", "65", "x", "-1"] {
+            let e = err(&format!("alphabeta:depth={bad}"));
+            assert!(e.starts_with(&parse_depth(bad).unwrap_err().to_string()), "{e}");
+        }
+    }
+
+    #[test]
+    fn one_depth_bound() {
+        assert_eq!(parse_depth("1"), Ok(1));
+        assert_eq!(parse_depth(&Spec::MAX_DEPTH.to_string()), Ok(Spec::MAX_DEPTH));
+        let e = parse_depth("65").unwrap_err().to_string();
+        assert!(e.contains("'65' is not a search depth") && e.contains("from 1 to 64"), "{e}");
     }
 }

@@ -7,6 +7,7 @@
 //! [`Position::play`] (capture or strike, then siege) → [`Position::status`].
 
 mod ambush;
+pub mod bench;
 mod bitboard;
 mod encounter;
 mod eval;
@@ -39,7 +40,7 @@ pub use perft::{divide, perft, perft_parallel};
 pub use piece::{MAX_LAYERS, Man, Pyramid, Shape, Side};
 pub use position::{AttackSet, Captured, ParseRfenError, Piece, Position, START, Snapshot};
 pub use reasons::MoveReasons;
-pub use rules::{RuleSet, Victory};
+pub use rules::{Preset, RuleSet, Victory};
 pub use search::{Info, Limits, Options, Searcher, WIN, WIN_BOUND, score_text};
 pub use siege::besieged;
 pub use square::Square;

@@ -4,6 +4,7 @@ use std::fmt;
 
 /// The two armies. Even (upper case in notation) moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Side {
     Even,
     Odd,

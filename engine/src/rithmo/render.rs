@@ -19,23 +19,36 @@ fn token(pos: &Position, s: Square) -> String {
     }
 }
 
-/// The board as text: rank 16 at the top, each piece as its letter and
-/// value (upper case Even), pyramids' layers listed below.
+/// Columns of a square in the text board: the widest token, a letter and
+/// a value of five digits (or a pyramid's total), and a space.
+const CELL: usize = 7;
+
+/// The board as text from Even's side: rank 16 at the top, each piece as
+/// its letter and value (upper case Even), pyramids' layers listed below.
 pub fn text(pos: &Position) -> String {
+    text_for(pos, Side::Even)
+}
+
+/// The board as text as `viewer` sees it across the table: from Even's
+/// side rank 16 at the top and file a on the left, from Odd's side turned
+/// half round (rank 1 at the top, file h on the left).
+pub fn text_for(pos: &Position, viewer: Side) -> String {
     let mut out = String::new();
-    for rank in (0..16).rev() {
+    let ranks: Vec<u8> = if viewer == Side::Even { (0..16).rev().collect() } else { (0..16).collect() };
+    let files: Vec<u8> = if viewer == Side::Even { (0..8).collect() } else { (0..8).rev().collect() };
+    for (i, &rank) in ranks.iter().enumerate() {
         let _ = write!(out, "{:>3} ", rank + 1);
-        for file in 0..8 {
-            let _ = write!(out, "{:>6}", token(pos, Square::new(file, rank)));
+        for &file in &files {
+            let _ = write!(out, "{:>CELL$}", token(pos, Square::new(file, rank)));
         }
         out.push('\n');
-        if rank == 8 {
-            let _ = writeln!(out, "    {}", "-".repeat(48));
+        if i == 7 {
+            let _ = writeln!(out, "    {}", "-".repeat(8 * CELL));
         }
     }
     out.push_str("    ");
-    for f in 0..8 {
-        let _ = write!(out, "{:>6}", (b'a' + f) as char);
+    for &f in &files {
+        let _ = write!(out, "{:>CELL$}", (b'a' + f) as char);
     }
     out.push('\n');
     for side in [Side::Even, Side::Odd] {
@@ -185,4 +198,61 @@ pub fn svg(pos: &Position) -> String {
     );
     s.push_str("</svg>\n");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The board's rows from a text picture: rank label and the eight cells
+    /// cut at their columns (each keeps its leading space).
+    fn rows(text: &str) -> Vec<(String, Vec<String>)> {
+        text.lines()
+            .filter(|l| l.len() > 4 && l[..4].trim().parse::<u8>().is_ok())
+            .map(|l| {
+                let cells = (0..8).map(|f| l.get(4 + CELL * f..4 + CELL * (f + 1)).unwrap_or("").to_string()).collect();
+                (l[..4].trim().to_string(), cells)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_piece_keeps_its_column_whatever_its_value() {
+        let five = "8/8/8/8/8/8/8/8/8/8/8/8/8/8/s16383,c9999,6/S12345,S16383,T100,5 e - - 0 1";
+        for rfen in [crate::rithmo::START, five] {
+            let pos: Position = rfen.parse().unwrap();
+            let text = text(&pos);
+            let rows = rows(&text);
+            assert_eq!(rows.len(), 16, "{text}");
+            for (label, cells) in &rows {
+                let rank: u8 = label.parse::<u8>().unwrap() - 1;
+                for (f, cell) in cells.iter().enumerate() {
+                    let want = token(&pos, Square::new(f as u8, rank));
+                    assert!(cell.starts_with(' '), "rank {label} file {f}: {cell:?} touches its neighbour\n{text}");
+                    assert_eq!(cell.trim(), want.trim(), "rank {label} file {f}\n{text}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn odd_sees_the_board_turned_half_round() {
+        let pos: Position = "8/8/8/8/8/8/8/8/8/8/8/8/8/8/s16383,c9,6/S12345,S16,T100,5 o - - 0 1".parse().unwrap();
+        let (even, odd) = (rows(&text(&pos)), rows(&text_for(&pos, Side::Odd)));
+        assert_eq!(odd[0].0, "1");
+        for (e, o) in even.iter().zip(odd.iter().rev()) {
+            assert_eq!(e.0, o.0);
+            let turned: Vec<&String> = o.1.iter().rev().collect();
+            assert_eq!(e.1.iter().collect::<Vec<_>>(), turned);
+        }
+        let files = |t: &str| {
+            t.lines()
+                .find(|l| l.trim_start().starts_with("a") || l.trim_start().starts_with("h"))
+                .unwrap()
+                .split_whitespace()
+                .collect::<String>()
+        };
+        assert_eq!(files(&text(&pos)), "abcdefgh");
+        assert_eq!(files(&text_for(&pos, Side::Odd)), "hgfedcba");
+    }
 }

@@ -178,6 +178,37 @@ pub struct RuleSet {
     pub shapes_at: [u8; 4],
 }
 
+/// The rules presets, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum Preset {
+    /// The most common rules (Necek 1998), as the spec fixes them
+    Common,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 1] = [Preset::Common];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Preset::Common => "common",
+        }
+    }
+
+    pub fn rules(self) -> RuleSet {
+        match self {
+            Preset::Common => RuleSet::common(),
+        }
+    }
+}
+
+impl FromStr for Preset {
+    type Err = crate::names::UnknownName;
+    fn from_str(s: &str) -> Result<Preset, Self::Err> {
+        crate::names::parse_name(s, "rules preset", &Preset::ALL, Preset::name)
+    }
+}
+
 impl RuleSet {
     /// The most common rules (Necek 1998), as fixed by the spec.
     pub fn common() -> RuleSet {
@@ -204,10 +235,7 @@ impl RuleSet {
 
     /// A preset by name.
     pub fn preset(name: &str) -> Result<RuleSet, String> {
-        match name {
-            "common" => Ok(RuleSet::common()),
-            _ => Err(format!("unknown rules preset '{name}' (available: common)")),
-        }
+        name.parse::<Preset>().map(Preset::rules).map_err(|e| e.to_string())
     }
 
     /// Derives the flags the move generator reads. Distances are 1 to 4.

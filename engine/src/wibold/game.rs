@@ -8,9 +8,11 @@ use super::dice::{CUBES_COUNT, Cast};
 use super::outcome::{BY_CUBES, NOTHING, SPELLED};
 use super::scoring::{Scoring, Verdict};
 use super::virtues::{Virtue, VirtueSet};
+use crate::names::{UnknownName, parse_name};
 
 /// Which of Wibold's two games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Rules {
     /// Three cubes and the tetrahedron; the pips name one virtue, the
     /// letters must spell it.
@@ -48,12 +50,9 @@ impl fmt::Display for Rules {
 }
 
 impl FromStr for Rules {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Rules, String> {
-        Rules::ALL
-            .into_iter()
-            .find(|r| r.name() == s)
-            .ok_or_else(|| format!("unknown rules '{s}' (expected full or simplified)"))
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Rules, UnknownName> {
+        parse_name(s, "rules", &Rules::ALL, Rules::name)
     }
 }
 
@@ -66,12 +65,8 @@ impl Players {
     pub const MIN: usize = 2;
     pub const MAX: usize = 8;
 
-    pub fn new(n: usize) -> Result<Players, String> {
-        if (Players::MIN..=Players::MAX).contains(&n) {
-            Ok(Players(n as u8))
-        } else {
-            Err(format!("{n} players: Wibold's game takes {} to {} players", Players::MIN, Players::MAX))
-        }
+    pub fn new(n: usize) -> Result<Players, PlayersError> {
+        if (Players::MIN..=Players::MAX).contains(&n) { Ok(Players(n as u8)) } else { Err(PlayersError::OutOfRange(n)) }
     }
 
     #[inline]
@@ -87,12 +82,34 @@ impl fmt::Display for Players {
 }
 
 impl FromStr for Players {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Players, String> {
-        let n: usize = s.trim().parse().map_err(|_| format!("'{s}' is not a number of players"))?;
+    type Err = PlayersError;
+    fn from_str(s: &str) -> Result<Players, PlayersError> {
+        let n: usize = s.trim().parse().map_err(|_| PlayersError::NotANumber(s.to_string()))?;
         Players::new(n)
     }
 }
+
+/// A number of players Wibold's game cannot have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayersError {
+    /// The text is not a whole number.
+    NotANumber(String),
+    /// Fewer than [`Players::MIN`] or more than [`Players::MAX`].
+    OutOfRange(usize),
+}
+
+impl fmt::Display for PlayersError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayersError::NotANumber(s) => write!(f, "'{s}' is not a number of players"),
+            PlayersError::OutOfRange(n) => {
+                write!(f, "{n} players: Wibold's game takes {} to {} players", Players::MIN, Players::MAX)
+            }
+        }
+    }
+}
+
+impl std::error::Error for PlayersError {}
 
 /// A game in progress: who holds which virtues and who rolls next.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -206,14 +223,15 @@ mod tests {
 
     #[test]
     fn players_are_two_to_eight() {
-        assert!(Players::new(1).unwrap_err().contains("2 to 8"));
+        assert!(Players::new(1).unwrap_err().to_string().contains("2 to 8"));
         assert!(Players::new(9).is_err());
         assert_eq!("8".parse::<Players>().map(Players::count), Ok(8));
-        assert!("two".parse::<Players>().is_err());
+        assert_eq!("two".parse::<Players>(), Err(PlayersError::NotANumber("two".into())));
+        assert_eq!("9".parse::<Players>(), Err(PlayersError::OutOfRange(9)));
         for r in Rules::ALL {
             assert_eq!(r.to_string().parse::<Rules>(), Ok(r));
         }
-        assert!("short".parse::<Rules>().unwrap_err().contains("full or simplified"));
+        assert!("short".parse::<Rules>().unwrap_err().to_string().contains("full or simplified"));
     }
 
     #[test]

@@ -15,7 +15,7 @@ pub mod strategy;
 pub mod virtues;
 
 pub use dice::{Cast, Throw};
-pub use game::{Game, Players, Rules};
+pub use game::{Game, Players, PlayersError, Rules};
 pub use outcome::{Miss, Reading};
 pub use scoring::{Scoring, Seats, Verdict, complementary_pairs};
 pub use strategy::Strategy;

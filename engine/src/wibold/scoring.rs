@@ -5,9 +5,11 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::virtues::VirtueSet;
+use crate::names::{UnknownName, parse_name};
 
 /// How a player's score is counted at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Scoring {
     /// One point per virtue owned: Wibold's rule.
     Virtues,
@@ -41,12 +43,9 @@ impl fmt::Display for Scoring {
 }
 
 impl FromStr for Scoring {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Scoring, String> {
-        Scoring::ALL
-            .into_iter()
-            .find(|x| x.name() == s)
-            .ok_or_else(|| format!("unknown scoring '{s}' (expected virtues or pairs)"))
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Scoring, UnknownName> {
+        parse_name(s, "scoring", &Scoring::ALL, Scoring::name)
     }
 }
 
@@ -169,6 +168,6 @@ mod tests {
         for s in Scoring::ALL {
             assert_eq!(s.to_string().parse::<Scoring>(), Ok(s));
         }
-        assert!("double".parse::<Scoring>().unwrap_err().contains("'double'"));
+        assert!("double".parse::<Scoring>().unwrap_err().to_string().contains("'double'"));
     }
 }

@@ -16,6 +16,7 @@ use super::dice::Throw;
 use super::game::{Game, Players, Rules};
 use super::outcome::shows;
 use super::virtues::{Virtue, VirtueSet};
+use crate::names::{UnknownName, parse_name};
 
 /// For each throw (by [`Throw::index`]), the virtues its letters show.
 pub static CLAIMABLE: [VirtueSet; Throw::COUNT] = {
@@ -79,6 +80,7 @@ pub static RAREST_FIRST: [Virtue; Virtue::COUNT] = {
 
 /// How a player picks among the virtues a throw lets him claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Strategy {
     /// The virtue hardest to get (fewest throws show it).
     GreedyRarest,
@@ -135,11 +137,9 @@ impl fmt::Display for Strategy {
 }
 
 impl FromStr for Strategy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Strategy, String> {
-        Strategy::ALL.into_iter().find(|x| x.name() == s.trim()).ok_or_else(|| {
-            format!("unknown strategy '{s}' (expected greedy-rarest, greedy-table, complement or random)")
-        })
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Strategy, UnknownName> {
+        parse_name(s.trim(), "strategy", &Strategy::ALL, Strategy::name)
     }
 }
 
@@ -223,7 +223,7 @@ mod tests {
         for s in Strategy::ALL {
             assert_eq!(s.to_string().parse::<Strategy>(), Ok(s));
         }
-        assert!("lazy".parse::<Strategy>().unwrap_err().contains("'lazy'"));
+        assert!("lazy".parse::<Strategy>().unwrap_err().to_string().contains("'lazy'"));
     }
 
     #[test]

@@ -15,7 +15,7 @@
 //! | 16 | 1 | blocked: 0 lose, 1 pass, 2 draw |
 //! | 17 | 1 | special throw probability, in 72nds |
 //! | 18 | 4 | sector: men on board and in hand of the side to move, then of the other side |
-//! | 22 | 1 | value kind: 1 plies in one byte, 2 plies in two bytes, 3 exact numerator (16 bytes), 5 chance values (grid codes, compressed) |
+//! | 22 | 1 | value kind: 1 plies in one byte, 2 plies in two bytes, 3 exact numerator (16 bytes), 5 chance values (grid codes, compressed), 6 chance values with progress ranks (compressed) |
 //! | 23 | 1 | zero |
 //! | 24 | 8 | number of indices |
 //! | 32 | 8 | payload length in bytes |
@@ -35,6 +35,8 @@
 //! `k / 2^30 − 1`, `u32::MAX` unused), stored as their four byte planes
 //! (all lowest bytes, then the next, …) compressed as one zstd frame: the
 //! many exact −1, 0 and +1 and the shared high bytes shrink to little.
+//! Kind 6 adds each index's progress rank (`u16`, see [`Table::rank`]) as
+//! two more byte planes in the same frame, after the four of the codes.
 //!
 //! The header is read and checked (rules, sector, size, and that the file
 //! is exactly as long as it says) before any payload is read.
@@ -137,11 +139,11 @@ impl Db {
         fs::metadata(self.path(s)).ok().map(|m| m.len())
     }
 
-    /// Writes a table: to a temporary file first, then renamed over the
-    /// final name, so that a file with the final name is always complete.
+    /// Writes a table atomically ([`engine::file::write_atomic_with`]): a
+    /// file with the final name is always complete.
     pub fn store(&self, t: &Table) -> std::io::Result<()> {
         fs::create_dir_all(&self.dir)?;
-        let payload = encode(&t.values);
+        let payload = encode(&t.values, &t.rank);
         let mut h = [0u8; HEADER];
         h[..8].copy_from_slice(MAGIC);
         h[8..10].copy_from_slice(&VERSION.to_le_bytes());
@@ -161,19 +163,11 @@ impl Db {
         h[80..80 + n].copy_from_slice(&label.as_bytes()[..n]);
         let crc = checksum(&h, &payload.1);
         h[40..44].copy_from_slice(&crc.to_le_bytes());
-        let path = self.path(s);
-        let tmp = path.with_extension("sec.tmp");
-        {
-            let mut f = File::create(&tmp)?;
-            f.write_all(&h)?;
-            f.write_all(&payload.1)?;
-            f.sync_all()?;
-        }
-        fs::rename(&tmp, &path)?;
-        if let Ok(d) = File::open(&self.dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
+        engine::file::write_atomic_with(&self.path(s), |w| {
+            w.write_all(&h)?;
+            w.write_all(&payload.1)
+        })
+        .map_err(std::io::Error::other)
     }
 
     /// Reads and verifies a sector's table.
@@ -223,12 +217,12 @@ impl Db {
         if checksum(h, payload) != crc {
             return bad("checksum mismatch: the file is damaged".into());
         }
-        let values = match decode(h[22], payload, indexer.size() as usize) {
+        let (values, rank) = match decode(h[22], payload, indexer.size() as usize) {
             Some(v) => v,
             None => return bad(format!("value kind {} does not fit the payload", h[22])),
         };
         let meta = Meta { seconds: f64_at(48), sweeps: u64_at(56), residual: f64_at(64), error: f64_at(72) };
-        Ok(Table::new(indexer, values, meta))
+        Ok(Table { rank, ..Table::new(indexer, values, meta) })
     }
 }
 
@@ -240,7 +234,7 @@ fn checksum(header: &[u8], payload: &[u8]) -> u32 {
     c.finalize()
 }
 
-fn encode(values: &Values) -> (u8, Vec<u8>) {
+fn encode(values: &Values, rank: &[u16]) -> (u8, Vec<u8>) {
     match values {
         Values::Dtm(v) => {
             if v.iter().all(|&p| p == UNUSED || p < 255) {
@@ -252,13 +246,21 @@ fn encode(values: &Values) -> (u8, Vec<u8>) {
         Values::Exact(v) => (3, v.iter().flat_map(|n| n.to_le_bytes()).collect()),
         Values::Chance(v) => {
             let n = v.len();
-            let mut planes = vec![0u8; 4 * n];
+            let ranked = rank.len() == n && rank.iter().any(|&r| r > 0);
+            let mut planes = vec![0u8; if ranked { 6 * n } else { 4 * n }];
             for (i, k) in v.iter().enumerate() {
                 for (b, byte) in k.to_le_bytes().into_iter().enumerate() {
                     planes[b * n + i] = byte;
                 }
             }
-            (5, zstd::bulk::compress(&planes, 3).expect("compressing in memory"))
+            if ranked {
+                for (i, r) in rank.iter().enumerate() {
+                    for (b, byte) in r.to_le_bytes().into_iter().enumerate() {
+                        planes[(4 + b) * n + i] = byte;
+                    }
+                }
+            }
+            (if ranked { 6 } else { 5 }, zstd::bulk::compress(&planes, 3).expect("compressing in memory"))
         }
     }
 }
@@ -270,20 +272,28 @@ fn max_payload(kind: u8, n: u64) -> u64 {
         2 => 2 * n,
         3 => 16 * n,
         5 => zstd::zstd_safe::compress_bound(4 * n as usize) as u64,
+        6 => zstd::zstd_safe::compress_bound(6 * n as usize) as u64,
         _ => 0,
     }
 }
 
-fn decode(kind: u8, payload: &[u8], n: usize) -> Option<Values> {
-    if kind == 5 {
-        let planes = zstd::bulk::decompress(payload, 4 * n).ok()?;
-        if planes.len() != 4 * n {
+/// A payload's values and progress ranks (empty when it has none).
+fn decode(kind: u8, payload: &[u8], n: usize) -> Option<(Values, Vec<u16>)> {
+    if kind == 5 || kind == 6 {
+        let width = if kind == 6 { 6 } else { 4 };
+        let planes = zstd::bulk::decompress(payload, width * n).ok()?;
+        if planes.len() != width * n {
             return None;
         }
         let codes = (0..n)
             .map(|i| u32::from_le_bytes([planes[i], planes[n + i], planes[2 * n + i], planes[3 * n + i]]))
             .collect();
-        return Some(Values::Chance(codes));
+        let rank = if kind == 6 {
+            (0..n).map(|i| u16::from_le_bytes([planes[4 * n + i], planes[5 * n + i]])).collect()
+        } else {
+            Vec::new()
+        };
+        return Some((Values::Chance(codes), rank));
     }
     let width = match kind {
         1 => 1,
@@ -294,9 +304,10 @@ fn decode(kind: u8, payload: &[u8], n: usize) -> Option<Values> {
     if payload.len() != n * width {
         return None;
     }
-    Some(match kind {
+    let values = match kind {
         1 => Values::Dtm(payload.iter().map(|&b| if b == 255 { UNUSED } else { b as u16 }).collect()),
         2 => Values::Dtm(payload.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()),
         _ => Values::Exact(payload.chunks_exact(16).map(|c| i128::from_le_bytes(c.try_into().expect("16"))).collect()),
-    })
+    };
+    Some((values, Vec::new()))
 }

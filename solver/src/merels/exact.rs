@@ -6,7 +6,6 @@ use engine::merels::Rules;
 use rayon::prelude::*;
 
 use super::index::Indexer;
-use super::retro::valid;
 use super::solution::{Observer, Solution};
 use super::table::{EXACT_UNUSED, Meta, Table, Values};
 
@@ -20,7 +19,7 @@ pub(crate) fn forward_exact(rules: &Rules, known: &Solution, ix: Indexer, obs: &
                 return EXACT_UNUSED;
             }
             let st = ix.state(i);
-            if !valid(rules.board, &st) {
+            if !rules.valid(&st) {
                 return EXACT_UNUSED;
             }
             known.evaluate_exact(&st)

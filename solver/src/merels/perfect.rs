@@ -1,6 +1,9 @@
 //! The perfect player of the merels family: after the throw (under dice),
 //! an action of the best solved value — fastest win, slowest loss, or the
 //! highest expected value under chance — ties broken uniformly at random.
+//! Under chance, a side ahead that must keep to equally good moves inside a
+//! movement group moves toward the group's exit (the stored progress ranks),
+//! so that it leaves every loop it should leave.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,7 +15,8 @@ use rand::Rng as _;
 use super::db::Db;
 use super::sector::{Sector, solve_order};
 use super::solution::{Observer, Solution, SolveOptions, compare};
-use super::table::Kind;
+use super::table::{Eval, Kind};
+use super::value::TIE;
 
 /// Perfect play from a complete solution.
 pub struct PerfectBot {
@@ -51,22 +55,44 @@ pub struct PerfectAgent {
 impl PerfectAgent {
     /// The actions of best value.
     pub fn best(&self, game: &Merels, p: &Play) -> Vec<Move> {
-        use engine::game::Game;
-        let kind = Kind::of(&self.sol.rules, Sector::of(&p.state));
-        let rated: Vec<(Move, super::Eval)> = game
-            .actions(p)
-            .into_iter()
-            .map(|m| {
-                let Move::Act(_, child) = m else { unreachable!("players act, chance throws") };
-                let v = self.sol.action_value(kind, &child).unwrap_or_else(|| {
-                    panic!("{} is solved but not after {}", self.sol.rules.label(), game.action_text(p, m))
-                });
-                (m, v)
-            })
-            .collect();
-        let Some(top) = rated.iter().map(|r| r.1).max_by(compare) else { return Vec::new() };
-        rated.into_iter().filter(|r| compare(&r.1, &top).is_eq()).map(|r| r.0).collect()
+        best_moves(&self.sol, game, p)
     }
+}
+
+/// The actions perfect play chooses among (uniformly) in a solved game: those
+/// of best value, and under chance, for the side ahead, the ones of least
+/// progress rank among them.
+pub fn best_moves(sol: &Solution, game: &Merels, p: &Play) -> Vec<Move> {
+    use engine::game::Game;
+    let kind = Kind::of(&sol.rules, Sector::of(&p.state));
+    let rated: Vec<(Move, Eval)> = game
+        .actions(p)
+        .into_iter()
+        .map(|m| {
+            let Move::Act(_, child) = m else { unreachable!("players act, chance throws") };
+            let v = sol
+                .action_value(kind, &child)
+                .unwrap_or_else(|| panic!("{} is solved but not after {}", sol.rules.label(), game.action_text(p, m)));
+            (m, v)
+        })
+        .collect();
+    let Some(top) = rated.iter().map(|r| r.1).max_by(compare) else { return Vec::new() };
+    let Eval::Chance(best) = top else {
+        return rated.into_iter().filter(|r| compare(&r.1, &top).is_eq()).map(|r| r.0).collect();
+    };
+    // Values under chance are equal when they round to (nearly) the same
+    // grid code; the side ahead then takes the moves of least rank (an
+    // exit, or a move inside the group closer to one).
+    let ties = rated.into_iter().filter(|r| matches!(r.1, Eval::Chance(v) if best.v - v.v <= TIE));
+    let ties: Vec<(Move, u16)> = ties
+        .map(|(m, _)| {
+            let Move::Act(_, child) = m else { unreachable!("players act") };
+            let inside = Sector::of(&child) == Sector::of(&p.state).mirror();
+            (m, if inside && best.v > TIE { sol.rank(&child) } else { 0 })
+        })
+        .collect();
+    let least = ties.iter().map(|t| t.1).min().unwrap_or(0);
+    ties.into_iter().filter(|t| t.1 == least).map(|t| t.0).collect()
 }
 
 impl Agent<Merels> for PerfectAgent {

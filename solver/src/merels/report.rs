@@ -125,11 +125,16 @@ pub struct SectorReport {
 }
 
 /// Sizes of the whole game, solved or not, and what finishing would take.
+/// Totals and the solved part count the same things: sector groups, and
+/// indices (the work of a solve: every position has one, and some indices
+/// name no position); positions are known only once solved.
 #[derive(Clone, Debug, Serialize)]
 pub struct Projection {
     pub groups_total: usize,
     pub groups_solved: usize,
-    pub positions_total: u64,
+    pub indices_total: u64,
+    pub indices_solved: u64,
+    /// The positions in the sectors solved (the report's `positions`).
     pub positions_solved: u64,
     /// At the speed measured so far.
     pub seconds_remaining: Option<f64>,
@@ -275,7 +280,8 @@ fn project(sol: &Solution, solved: u64, seconds: f64, bytes: u64) -> Projection 
     Projection {
         groups_total: sol.order().len(),
         groups_solved: sol.records.len(),
-        positions_total: all,
+        indices_total: all,
+        indices_solved: solved_indices,
         positions_solved: solved,
         seconds_remaining: (rate > 0.0).then(|| remaining as f64 / rate),
         bytes_total_estimate: (all as f64 * bytes_per_index.max(1.0)) as u64,

@@ -11,7 +11,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering::Relaxed};
 
-use engine::merels::{Blocked, Board, Rules, State, Throw, mill::has_line};
+use engine::merels::{Blocked, Rules, State, Throw};
 use rayon::prelude::*;
 use smallvec::SmallVec;
 
@@ -24,13 +24,6 @@ use super::value::{DRAW, Packed, UNUSED, Value, pack};
 enum Succ {
     Known(Value),
     Inside(usize, u64),
-}
-
-/// Whether a state can occur at all: on the boards where a line wins, the
-/// side to move cannot already have one.
-#[inline]
-pub(crate) fn valid(board: &Board, st: &State) -> bool {
-    !(board.line_wins() && has_line(board, st.own))
 }
 
 struct Group<'a> {
@@ -55,48 +48,12 @@ impl Group<'_> {
     /// The distinct positions of the group from which one move (or a pass)
     /// leads to `st`, which belongs to sector `slot`.
     fn predecessors(&self, st: &State) -> SmallVec<[(usize, u64); 64]> {
-        let rules = self.rules;
-        let board = rules.board;
         let mut out: SmallVec<[(usize, u64); 64]> = SmallVec::new();
-        let mut push = |q: &State| {
-            if valid(board, q)
-                && !rules.lost(q)
-                && let Succ::Inside(s, i) = self.locate(q)
-            {
+        self.rules.for_each_predecessor(st, |q| {
+            if let Succ::Inside(s, i) = self.locate(&q) {
                 out.push((s, i));
             }
-        };
-        // The side that just moved is `st.other`; its move did not capture.
-        let mover = st.other;
-        let empty = st.empty(board);
-        let flying = rules.flying && mover.len() == 3;
-        if !(board.line_wins() && has_line(board, st.own)) {
-            for to in mover {
-                if !board.line_wins() && engine::merels::mill::mills_closed_at(board, mover, to) > 0 {
-                    // Closing a mill would have removed a man: another sector.
-                    continue;
-                }
-                let from_set = if flying { empty } else { board.neighbours(to) & empty };
-                for from in from_set {
-                    let q = State { own: mover.without(to).with(from), other: st.own, own_hand: 0, other_hand: 0 };
-                    push(&q);
-                }
-            }
-        }
-        if rules.blocked == Blocked::Pass {
-            let q = st.swapped();
-            if valid(board, &q) && !rules.lost(&q) {
-                let mut moves = 0;
-                rules.for_each_action(&q, Throw::None, |a, _| {
-                    if a != engine::merels::Action::Pass {
-                        moves += 1
-                    }
-                });
-                if moves == 0 {
-                    push(&q);
-                }
-            }
-        }
+        });
         out.sort_unstable();
         out.dedup();
         out
@@ -121,7 +78,6 @@ impl Group<'_> {
 /// Solves a group of sectors that lead into one another.
 pub(crate) fn retrograde(rules: &Rules, known: &Solution, ix: Vec<Indexer>, obs: &dyn Observer) -> Vec<Table> {
     let g = Group { rules, known, ix };
-    let board = rules.board;
     let values: Vec<Vec<AtomicU16>> =
         g.ix.iter().map(|ix| (0..ix.size()).map(|_| AtomicU16::new(DRAW)).collect()).collect();
     let counts: Vec<Vec<AtomicU8>> = g.ix.iter().map(|ix| (0..ix.size()).map(|_| AtomicU8::new(0)).collect()).collect();
@@ -130,7 +86,7 @@ pub(crate) fn retrograde(rules: &Rules, known: &Solution, ix: Vec<Indexer>, obs:
     obs.begin("retrograde: seeding", total);
     for (slot, ix) in g.ix.iter().enumerate() {
         (0..ix.size()).into_par_iter().for_each(|i| {
-            let v = seed(&g, board, ix, i, &counts[slot][i as usize]);
+            let v = seed(&g, ix, i, &counts[slot][i as usize]);
             if v != DRAW && v != UNUSED {
                 top.fetch_max(v as u64, Relaxed);
             }
@@ -187,12 +143,12 @@ pub(crate) fn retrograde(rules: &Rules, known: &Solution, ix: Vec<Indexer>, obs:
 }
 
 /// The starting value and inside-successor count of one index.
-fn seed(g: &Group, board: &Board, ix: &Indexer, i: u64, count: &AtomicU8) -> Packed {
+fn seed(g: &Group, ix: &Indexer, i: u64, count: &AtomicU8) -> Packed {
     if !ix.is_canonical(i) {
         return UNUSED;
     }
     let st = ix.state(i);
-    if !valid(board, &st) {
+    if !g.rules.valid(&st) {
         return UNUSED;
     }
     if g.rules.lost(&st) {
@@ -233,7 +189,6 @@ fn seed(g: &Group, board: &Board, ix: &Indexer, i: u64, count: &AtomicU8) -> Pac
 
 /// Evaluates a sector whose successors are all known.
 pub(crate) fn forward_dtm(rules: &Rules, known: &Solution, ix: Indexer, obs: &dyn Observer) -> Table {
-    let board = rules.board;
     obs.begin("forward", ix.size());
     let values: Vec<Packed> = (0..ix.size())
         .into_par_iter()
@@ -242,7 +197,7 @@ pub(crate) fn forward_dtm(rules: &Rules, known: &Solution, ix: Indexer, obs: &dy
                 return UNUSED;
             }
             let st = ix.state(i);
-            if !valid(board, &st) {
+            if !rules.valid(&st) {
                 return UNUSED;
             }
             pack(known.evaluate_dtm(&st))

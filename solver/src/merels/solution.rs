@@ -12,7 +12,7 @@ use fxhash::FxHashMap;
 use super::db::{Db, DbError};
 use super::exact::forward_exact;
 use super::index::{BoardTables, Indexer};
-use super::retro::{forward_dtm, retrograde, valid};
+use super::retro::{forward_dtm, retrograde};
 use super::sector::{Sector, solve_order, successors};
 use super::strategy::{self, Known};
 use super::table::{Census, Eval, Kind, Meta, Table, Values};
@@ -322,7 +322,7 @@ impl Solution {
                 Kind::Chance => Eval::Chance(Interval::LOSS),
             });
         }
-        if !valid(self.rules.board, st) {
+        if !self.rules.valid(st) {
             return None;
         }
         self.tables.get(&Sector::of(st))?.get(st)
@@ -418,6 +418,13 @@ impl Solution {
         total / 72
     }
 
+    /// The progress rank of a state under chance (0 where none is stored,
+    /// see [`Table::rank`]).
+    #[inline]
+    pub fn rank(&self, st: &State) -> u16 {
+        self.tables.get(&Sector::of(st)).map_or(0, |t| t.rank_at(t.indexer.index(st)))
+    }
+
     /// The grid code of a state's value under chance (for the side to move).
     #[inline]
     pub fn code(&self, st: &State) -> Option<u32> {
@@ -484,7 +491,7 @@ impl Solution {
                     return CODE_UNUSED;
                 }
                 let st = ix.state(i);
-                if !valid(rules.board, &st) {
+                if !rules.valid(&st) {
                     return CODE_UNUSED;
                 }
                 if rules.lost(&st) {

@@ -55,7 +55,7 @@ use super::index::Indexer;
 use super::sector::Sector;
 use super::solution::Observer;
 use super::table::{Meta, Table, Values};
-use super::value::{CODE_UNUSED, GRID_HALF_STEP, from_code, neg_code, to_code};
+use super::value::{CODE_UNUSED, GRID_HALF_STEP, TIE, from_code, neg_code, to_code};
 
 const UNUSED: u8 = 0;
 const FIXED: u8 = 1;
@@ -107,6 +107,8 @@ pub struct Stats {
     pub holds: u64,
     /// Positions where the side ahead keeps to in-group moves (ranked).
     pub ranked: u64,
+    /// The largest progress rank (stored ranks saturate at `u16::MAX`).
+    pub max_rank: u32,
     /// Interval-iteration sweeps of the warm start.
     pub warm: u64,
     /// Positions of the side ahead that could not be ranked (none when the
@@ -163,7 +165,7 @@ pub struct Group<'a> {
     /// below 1 while the strategies are sought in the discounted game.
     lambda: f64,
     /// Distance to an exit of the positions where the side ahead keeps to
-    /// in-group moves (by position id).
+    /// in-group moves (by position id; `u32::MAX` where none is known).
     pub rank: Vec<(u32, u32)>,
     pub stats: Stats,
 }
@@ -246,7 +248,7 @@ impl<'a> Group<'a> {
             return None;
         }
         let st = x.state(i);
-        crate::merels::retro::valid(self.rules.board, &st).then_some(st)
+        self.rules.valid(&st).then_some(st)
     }
 
     /// The position id of an in-group state, if it is in the group.
@@ -617,7 +619,10 @@ impl<'a> Group<'a> {
     /// in-group moves by their distance to an exit (negamax values).
     fn rank_progress(&mut self) {
         let n = self.n;
-        let val = &self.val[..n];
+        // Ranks are read with the stored values, so ties are told as perfect
+        // play and `verify` tell them: on the grid, within TIE.
+        let val: Vec<f64> = self.val[..n].par_iter().map(|&v| from_code(to_code(v))).collect();
+        let val = &val[..];
         let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
         let (wn, ws) = (self.w_n, self.w_s);
         // Candidates: ahead with no exit as good as the best in-group move,
@@ -626,12 +631,12 @@ impl<'a> Group<'a> {
             .into_par_iter()
             .filter_map(|p| {
                 let i = p as usize;
-                if self.kind[i] != LIVE || self.mode[i] & HAS_KIDS == 0 || val[i].abs() <= TOL {
+                if self.kind[i] != LIVE || self.mode[i] & HAS_KIDS == 0 || val[i].abs() <= TIE {
                     return None;
                 }
                 let m = self.kids(i).iter().map(|&c| -val[c as usize]).fold(f64::NEG_INFINITY, f64::max);
-                let exit_ties = (wn > 0 && x(self.en[i]) >= m - TOL) || (ws > 0 && x(self.es[i]) >= m - TOL);
-                let can_stay = (wn == 0 || m >= x(self.en[i]) - TOL) && (ws == 0 || m >= x(self.es[i]) - TOL);
+                let exit_ties = (wn > 0 && x(self.en[i]) >= m - TIE) || (ws > 0 && x(self.es[i]) >= m - TIE);
+                let can_stay = (wn == 0 || m >= x(self.en[i]) - TIE) && (ws == 0 || m >= x(self.es[i]) - TIE);
                 let keep = if val[i] > 0.0 { !exit_ties } else { can_stay };
                 keep.then_some((p, val[i]))
             })
@@ -647,7 +652,7 @@ impl<'a> Group<'a> {
                 let mut inside = Vec::new();
                 let mut outside = false;
                 for &c in self.kids(p as usize) {
-                    if -val[c as usize] >= v - TOL {
+                    if -val[c as usize] >= v - TIE {
                         match slot.get(&c) {
                             Some(&j) => inside.push(j),
                             None => outside = true,
@@ -699,8 +704,11 @@ impl<'a> Group<'a> {
             }
         }
         self.stats.stuck = (0..m).filter(|&j| ahead[j] && rank[j] == INF).count() as u64;
-        self.rank = cand.iter().zip(&rank).filter(|&(_, &r)| r != INF).map(|(&p, &r)| (p, r)).collect();
-        self.stats.ranked = self.rank.len() as u64;
+        // Candidates that cannot be ranked keep the largest rank: the side
+        // ahead never prefers moving into them.
+        self.rank = cand.iter().zip(&rank).map(|(&p, &r)| (p, r)).collect();
+        self.stats.ranked = rank.iter().filter(|&&r| r != INF).count() as u64;
+        self.stats.max_rank = rank.iter().filter(|&&r| r != INF).copied().max().unwrap_or(0);
     }
 
     /// Interval iteration from −1 and +1 (Gauss–Seidel, in place): the
@@ -816,6 +824,7 @@ impl<'a> Group<'a> {
             self.lambda = lambda;
             self.iterate(trace, obs);
         }
+        self.rank_progress();
         // The first player's values are what its strategy guarantees against
         // any reply, the second player's what a side gets at most against
         // that strategy: the game's value lies between them.
@@ -828,30 +837,36 @@ impl<'a> Group<'a> {
         if trace {
             eprintln!(
                 "{n} positions: rounds {}, holds {}, gap between the sides {:.2e}; seconds warm {:.2} evaluate {:.2} \
-                 improve {:.2} hold {:.2}",
+                 improve {:.2} hold {:.2}; ranked {} (largest {}), stuck {}",
                 self.stats.rounds,
                 self.stats.holds,
                 self.stats.gap,
                 self.stats.seconds[0],
                 self.stats.seconds[1],
                 self.stats.seconds[2],
-                self.stats.seconds[3]
+                self.stats.seconds[3],
+                self.stats.ranked,
+                self.stats.max_rank,
+                self.stats.stuck
             );
         }
-        self.rank_progress();
         obs.finish();
         let error = succ_error + ARITH + GRID_HALF_STEP + self.stats.gap;
         let stats = self.stats;
         let n = self.n;
-        let Group { ix, base, kind, mut val, .. } = self;
+        let Group { ix, base, kind, mut val, rank, .. } = self;
         val.truncate(n);
+        let mut ranks = vec![0u16; n];
+        for &(p, r) in &rank {
+            ranks[p as usize] = r.min(u16::MAX as u32) as u16;
+        }
         let mut out = Vec::new();
         for (slot, x) in ix.into_iter().enumerate() {
             let range = base[slot] as usize..base[slot + 1] as usize;
             let codes: Vec<u32> =
-                range.map(|i| if kind[i] == UNUSED { CODE_UNUSED } else { to_code(val[i]) }).collect();
+                range.clone().map(|i| if kind[i] == UNUSED { CODE_UNUSED } else { to_code(val[i]) }).collect();
             let meta = Meta { sweeps: stats.rounds, residual: stats.residual, error, ..Meta::default() };
-            out.push(Table::new(x, Values::Chance(codes), meta));
+            out.push(Table::with_rank(x, Values::Chance(codes), meta, ranks[range].to_vec()));
         }
         (out, stats)
     }

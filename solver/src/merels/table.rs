@@ -103,6 +103,13 @@ pub struct Table {
     pub indexer: Indexer,
     pub values: Values,
     pub meta: Meta,
+    /// Under chance, in a movement group: per index, how far the position is
+    /// from leaving the group when the side ahead must keep to equally good
+    /// moves inside it (0 where no such keeping is needed; empty when the
+    /// table has no ranks). The side ahead moves to a child of smaller rank,
+    /// and every equally good move of the side behind leads to one, so
+    /// perfect play leaves every loop it should leave.
+    pub rank: Vec<u16>,
 }
 
 /// Counts of a table's positions by their value for the side to move.
@@ -126,7 +133,19 @@ pub struct Census {
 impl Table {
     pub fn new(indexer: Indexer, values: Values, meta: Meta) -> Table {
         debug_assert_eq!(values.len() as u64, indexer.size());
-        Table { indexer, values, meta }
+        Table { indexer, values, meta, rank: Vec::new() }
+    }
+
+    /// A table with progress ranks (one per index).
+    pub fn with_rank(indexer: Indexer, values: Values, meta: Meta, rank: Vec<u16>) -> Table {
+        debug_assert_eq!(rank.len() as u64, indexer.size());
+        Table { rank, ..Table::new(indexer, values, meta) }
+    }
+
+    /// The progress rank at an index (0 without ranks).
+    #[inline]
+    pub fn rank_at(&self, i: u64) -> u16 {
+        self.rank.get(i as usize).copied().unwrap_or(0)
     }
 
     pub fn sector(&self) -> Sector {

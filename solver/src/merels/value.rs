@@ -195,6 +195,10 @@ pub const CODE_UNUSED: u32 = u32::MAX;
 /// The most that rounding to the grid moves a value.
 pub const GRID_HALF_STEP: f64 = 0.5 / GRID;
 
+/// Stored values under chance closer than this are equally good (two grid
+/// steps: values equal before rounding may round to neighbouring codes).
+pub const TIE: f64 = 4.0 * GRID_HALF_STEP;
+
 /// The nearest grid code of a value in [−1, 1].
 #[inline]
 pub fn to_code(x: f64) -> u32 {

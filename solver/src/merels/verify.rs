@@ -7,20 +7,25 @@
 //!   best successor, weighted by the throw.
 //! - Under chance (Schädler): the value equation computed from the
 //!   successors' stored intervals meets the stored interval; the residual is
-//!   the distance between the stored value and the equation's.
+//!   the distance between the stored value and the equation's. Where a
+//!   movement sector stores progress ranks, they must fall along perfect
+//!   play: after every throw, the side ahead has an equally good move of
+//!   smaller rank (an exit counts 0), and every equally good move of the
+//!   side behind has a smaller rank, so perfect play leaves each loop it
+//!   should leave.
 //!
 //! Each file's header is checked when it is read (rules, sector, size,
 //! length, checksum); the counts of won, drawn and lost positions are taken
 //! from the values themselves.
 
-use engine::merels::{BoardKind, Position, Side};
+use engine::merels::{BoardKind, Position, Side, State, Throw};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use super::sector::{Sector, solve_order, successors};
 use super::solution::{Observer, Solution, SolveError};
 use super::table::{Eval, Kind};
-use super::value::Value;
+use super::value::{TIE, Value};
 
 /// A stored value that its successors contradict.
 #[derive(Clone, Debug, Serialize)]
@@ -135,6 +140,35 @@ pub fn verify(sol: &mut Solution, obs: &dyn Observer) -> Result<VerifyReport, So
     Ok(report)
 }
 
+/// Why the progress rank `r` of a position worth `v` does not fall along
+/// perfect play, if it does not.
+fn progress_failure(sol: &Solution, s: Sector, st: &State, v: f64, r: u16) -> Option<String> {
+    let rules = &sol.rules;
+    for (throw, _) in rules.throw_outcomes(st) {
+        let mut moves: Vec<(f64, u16)> = Vec::new();
+        rules.for_each_action(st, throw, |_, child| {
+            let value = -sol.interval(&child).map_or(f64::NAN, |c| c.v);
+            let inside = Sector::of(&child) == s.mirror() && !rules.lost(&child);
+            moves.push((value, if inside { sol.rank(&child) } else { 0 }));
+        });
+        let best = moves.iter().map(|m| m.0).fold(f64::NEG_INFINITY, f64::max);
+        let ties = moves.iter().filter(|m| m.0 >= best - TIE);
+        let (least, most) = ties.fold((u16::MAX, 0), |(l, h), m| (l.min(m.1), h.max(m.1)));
+        let throw = match throw {
+            Throw::Special => "special ",
+            Throw::Normal => "normal ",
+            Throw::None => "",
+        };
+        if v > 0.0 && least >= r {
+            return Some(format!("rank {r}: after a {throw}throw the best moves' least rank is {least}"));
+        }
+        if v < 0.0 && most >= r {
+            return Some(format!("rank {r}: after a {throw}throw a best move has rank {most}"));
+        }
+    }
+    None
+}
+
 fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) -> SectorCheck {
     let table = sol.table(s).expect("loaded");
     let ix = &table.indexer;
@@ -173,7 +207,14 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
                 (_, Eval::Chance(iv)) => {
                     let c = sol.evaluate_interval(&st);
                     let ok = iv.lo <= c.hi + 1e-12 && c.lo <= iv.hi + 1e-12;
-                    (ok, (iv.v - c.v).abs(), format!("{:+.10} in [{:+.10}, {:+.10}]", c.v, c.lo, c.hi))
+                    let progress = match table.rank_at(i) {
+                        0 => None,
+                        r => progress_failure(sol, s, &st, iv.v, r),
+                    };
+                    match progress {
+                        Some(why) => (false, (iv.v - c.v).abs(), why),
+                        None => (ok, (iv.v - c.v).abs(), format!("{:+.10} in [{:+.10}, {:+.10}]", c.v, c.lo, c.hi)),
+                    }
                 }
                 _ => (false, 0.0, "a value of another kind".into()),
             };

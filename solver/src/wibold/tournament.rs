@@ -8,7 +8,7 @@
 //! roll.
 
 use engine::wibold::strategy::play_choice;
-use engine::wibold::{Players, Scoring, Strategy};
+use engine::wibold::{Players, PlayersError, Scoring, Strategy};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -94,7 +94,7 @@ pub fn play_match(
     stream: u64,
     scoring: Scoring,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<MatchReport, String> {
+) -> Result<MatchReport, PlayersError> {
     let n = Players::new(lineup.len())?.count();
     let chunks = games.div_ceil(CHUNK);
     let t = (0..chunks)
