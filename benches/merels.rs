@@ -47,18 +47,17 @@ fn passes(c: &mut Criterion) {
             g.bench_function("retrograde pass", |b| b.iter(|| known.solve_group(&group, &opts, &Silent)));
         } else {
             let ix = vec![Indexer::new(known.board_tables.clone(), group[0])];
-            let lookup = known.lookup(&group);
             g.bench_function("strategy iteration: exits and children", |b| {
-                b.iter(|| Group::new(&rules, &lookup, ix.clone(), &Silent).len())
+                b.iter(|| Group::new(&rules, &known, ix.clone(), &Silent).len())
             });
             let warm = || {
-                let mut it = Group::new(&rules, &lookup, ix.clone(), &Silent);
+                let mut it = Group::new(&rules, &known, ix.clone(), &Silent);
                 it.warm(&Silent);
                 it
             };
             g.bench_function("strategy iteration: warm start", |b| {
                 b.iter_batched(
-                    || Group::new(&rules, &lookup, ix.clone(), &Silent),
+                    || Group::new(&rules, &known, ix.clone(), &Silent),
                     |mut it| it.warm(&Silent),
                     BatchSize::PerIteration,
                 )

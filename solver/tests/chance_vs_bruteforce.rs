@@ -217,9 +217,9 @@ fn playout(sol: &Solution, rng: &mut impl Rng, cap: usize) -> f64 {
         if rated.is_empty() {
             return if rules.blocked == Blocked::Draw { 0.0 } else { -sign };
         }
-        let best = rated.iter().map(|r| r.1).max_by(solver::merels::solution::compare).unwrap();
+        let best = rated.iter().map(|r| r.1).max_by(solver::merels::known::compare).unwrap();
         let top: Vec<&(State, Eval)> =
-            rated.iter().filter(|r| solver::merels::solution::compare(&r.1, &best).is_eq()).collect();
+            rated.iter().filter(|r| solver::merels::known::compare(&r.1, &best).is_eq()).collect();
         st = top[rng.random_range(0..top.len())].0;
         sign = -sign;
     }

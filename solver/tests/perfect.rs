@@ -54,7 +54,7 @@ fn perfect_chooses_only_best_actions_and_breaks_ties_at_random() {
             // Values under chance are equal within two grid steps.
             let equal = |x: &Eval| match (x, &top) {
                 (Eval::Chance(x), Eval::Chance(t)) => t.v - x.v <= solver::merels::value::TIE,
-                _ => solver::merels::solution::compare(x, &top).is_eq(),
+                _ => solver::merels::known::compare(x, &top).is_eq(),
             };
             let best: Vec<_> = rated.iter().filter(|r| equal(&r.2)).map(|r| r.1).collect();
             let mut seen = Vec::new();

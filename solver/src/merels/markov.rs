@@ -6,8 +6,9 @@ use engine::merels::{Blocked, State, Throw};
 use fxhash::FxHashMap;
 
 use super::index::Indexer;
+use super::known::compare;
 use super::sector::Sector;
-use super::solution::{Solution, compare};
+use super::solution::Solution;
 use super::table::Kind;
 
 /// How a side chooses its actions.

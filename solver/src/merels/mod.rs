@@ -6,7 +6,9 @@
 pub mod db;
 pub mod exact;
 pub mod index;
+pub mod known;
 pub mod markov;
+pub mod observer;
 pub mod perfect;
 pub mod report;
 pub mod retro;
@@ -18,8 +20,10 @@ pub mod value;
 pub mod verify;
 
 pub use index::{BoardTables, Indexer};
+pub use known::Known;
+pub use observer::{Observer, Silent};
 pub use perfect::{PerfectBot, solution_for_play};
 pub use sector::Sector;
-pub use solution::{Observer, Silent, Solution, SolveError, SolveOptions};
+pub use solution::{Solution, SolveError, SolveOptions};
 pub use table::{Census, Eval, Kind, Meta, Table, Values};
 pub use value::{Interval, Value};

@@ -13,8 +13,10 @@ use engine::players::{Agent, Bot, Rng, rng};
 use rand::Rng as _;
 
 use super::db::Db;
+use super::known::compare;
+use super::observer::Observer;
 use super::sector::{Sector, solve_order};
-use super::solution::{Observer, Solution, SolveOptions, compare};
+use super::solution::{Solution, SolveOptions};
 use super::table::{Eval, Kind};
 use super::value::TIE;
 

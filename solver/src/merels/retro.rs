@@ -16,7 +16,8 @@ use rayon::prelude::*;
 use smallvec::SmallVec;
 
 use super::index::Indexer;
-use super::solution::{Observer, Solution};
+use super::known::Known;
+use super::observer::Observer;
 use super::table::{Meta, Table, Values};
 use super::value::{DRAW, Packed, UNUSED, Value, pack};
 
@@ -28,7 +29,7 @@ enum Succ {
 
 struct Group<'a> {
     rules: &'a Rules,
-    known: &'a Solution,
+    known: &'a Known,
     ix: Vec<Indexer>,
 }
 
@@ -76,7 +77,7 @@ impl Group<'_> {
 }
 
 /// Solves a group of sectors that lead into one another.
-pub(crate) fn retrograde(rules: &Rules, known: &Solution, ix: Vec<Indexer>, obs: &dyn Observer) -> Vec<Table> {
+pub(crate) fn retrograde(rules: &Rules, known: &Known, ix: Vec<Indexer>, obs: &dyn Observer) -> Vec<Table> {
     let g = Group { rules, known, ix };
     let values: Vec<Vec<AtomicU16>> =
         g.ix.iter().map(|ix| (0..ix.size()).map(|_| AtomicU16::new(DRAW)).collect()).collect();
@@ -188,7 +189,7 @@ fn seed(g: &Group, ix: &Indexer, i: u64, count: &AtomicU8) -> Packed {
 }
 
 /// Evaluates a sector whose successors are all known.
-pub(crate) fn forward_dtm(rules: &Rules, known: &Solution, ix: Indexer, obs: &dyn Observer) -> Table {
+pub(crate) fn forward_dtm(rules: &Rules, known: &Known, ix: Indexer, obs: &dyn Observer) -> Table {
     obs.begin("forward", ix.size());
     let values: Vec<Packed> = (0..ix.size())
         .into_par_iter()

@@ -52,8 +52,9 @@ use rayon::prelude::*;
 use smallvec::SmallVec;
 
 use super::index::Indexer;
+use super::known::Known;
+use super::observer::Observer;
 use super::sector::Sector;
-use super::solution::Observer;
 use super::table::{Meta, Table, Values};
 use super::value::{CODE_UNUSED, GRID_HALF_STEP, TIE, from_code, neg_code, to_code};
 
@@ -88,15 +89,6 @@ const DISCOUNT: f64 = 1e-3;
 
 /// Most interval-iteration sweeps of the warm start.
 const WARM_SWEEPS: u64 = 400;
-
-/// What a group's solve needs from the sectors solved before it.
-pub trait Known: Sync {
-    /// The grid code of the value of `st` for its side to move; `st` is in a
-    /// solved sector outside the group, or has lost.
-    fn code(&self, st: &State) -> u32;
-    /// A bound on the error of every value `code` returns.
-    fn error(&self) -> f64;
-}
 
 /// Progress and effort of one group's solve.
 #[derive(Clone, Copy, Debug, Default)]
@@ -173,7 +165,7 @@ pub struct Group<'a> {
 impl<'a> Group<'a> {
     /// Builds the group: every position's exits and a first strategy for
     /// both sides (take an exit worth at least 0, else stay).
-    pub fn new(rules: &'a Rules, known: &dyn Known, ix: Vec<Indexer>, obs: &dyn Observer) -> Group<'a> {
+    pub fn new(rules: &'a Rules, known: &Known, ix: Vec<Indexer>, obs: &dyn Observer) -> Group<'a> {
         let mut base = vec![0u64];
         for x in &ix {
             base.push(base.last().expect("base") + x.size());
@@ -259,7 +251,7 @@ impl<'a> Group<'a> {
         Some((self.base[slot] + self.ix[slot].index(st)) as u32)
     }
 
-    fn build(&self, known: &dyn Known, id: usize) -> Built {
+    fn build(&self, known: &Known, id: usize) -> Built {
         let empty = |kind| Built { kind, en: NONE, es: NONE, next: NONE, mode: 0, kids: SmallVec::new() };
         let Some(st) = self.state(id) else { return empty(UNUSED) };
         if self.rules.lost(&st) {
@@ -283,7 +275,7 @@ impl<'a> Group<'a> {
                     kids.push(c);
                 }
                 None => {
-                    let code = neg_code(known.code(&child));
+                    let code = neg_code(known.code(&child).expect("successor sectors are solved first"));
                     if is_leap {
                         leap = better(leap, code);
                     } else {

@@ -22,8 +22,9 @@ use engine::merels::{BoardKind, Position, Side, State, Throw};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::observer::Observer;
 use super::sector::{Sector, solve_order, successors};
-use super::solution::{Observer, Solution, SolveError};
+use super::solution::{Solution, SolveError};
 use super::table::{Eval, Kind};
 use super::value::{TIE, Value};
 

@@ -1,0 +1,238 @@
+//! The values solved so far, as the algorithms read them: one table per
+//! sector, and every lookup of a position's value (stored, or computed from
+//! its successors). Data flows one way: sectors are solved by the algorithms
+//! from a `Known`, their tables are added to it and written to the database.
+
+use std::ops::Neg;
+use std::sync::Arc;
+
+use engine::merels::{Action, Blocked, Rules, State, Throw};
+use fxhash::FxHashMap;
+
+use super::sector::{Sector, successors};
+use super::table::{Eval, Kind, Table, Values};
+use super::value::{CODE_UNUSED, Interval, Value, to_code};
+
+/// The solved sectors' tables of one game.
+pub struct Known {
+    pub rules: Rules,
+    /// Denominator of exact values.
+    pub den: i128,
+    pub(crate) tables: FxHashMap<Sector, Arc<Table>>,
+}
+
+impl Known {
+    /// An empty set of tables for a game.
+    pub fn new(rules: Rules, den: i128) -> Known {
+        Known { rules, den, tables: FxHashMap::default() }
+    }
+
+    /// A sector's table, if in memory.
+    pub fn table(&self, s: Sector) -> Option<&Table> {
+        self.tables.get(&s).map(|t| t.as_ref())
+    }
+
+    /// The tables in memory.
+    pub fn tables(&self) -> impl Iterator<Item = (&Sector, &Arc<Table>)> {
+        self.tables.iter()
+    }
+
+    /// The stored value of a state, `None` if impossible or not solved.
+    pub fn eval(&self, st: &State) -> Option<Eval> {
+        if self.rules.lost(st) {
+            return Some(match Kind::of(&self.rules, Sector::of(st)) {
+                Kind::Dtm => Eval::Dtm(Value::Loss(0)),
+                Kind::Exact => Eval::Exact(-self.den),
+                Kind::Chance => Eval::Chance(Interval::LOSS),
+            });
+        }
+        if !self.rules.valid(st) {
+            return None;
+        }
+        self.tables.get(&Sector::of(st))?.get(st)
+    }
+
+    /// The value of a state of a game without chance (or of a movement
+    /// sector of Murray's and Bell's readings).
+    #[inline]
+    pub fn dtm(&self, st: &State) -> Option<Value> {
+        if self.rules.lost(st) {
+            return Some(Value::Loss(0));
+        }
+        match self.tables.get(&Sector::of(st))?.get(st)? {
+            Eval::Dtm(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The exact value's numerator over [`Solution::den`].
+    #[inline]
+    pub fn exact(&self, st: &State) -> Option<i128> {
+        if self.rules.lost(st) {
+            return Some(-self.den);
+        }
+        match self.tables.get(&Sector::of(st))?.get(st)? {
+            Eval::Dtm(v) => Some(v.sign() as i128 * self.den),
+            Eval::Exact(n) => Some(n),
+            Eval::Chance(_) => None,
+        }
+    }
+
+    /// The value as an interval (exact values become points).
+    #[inline]
+    pub fn interval(&self, st: &State) -> Option<Interval> {
+        if self.rules.lost(st) {
+            return Some(Interval::LOSS);
+        }
+        Some(self.to_interval(self.tables.get(&Sector::of(st))?.get(st)?))
+    }
+
+    /// Any value as an interval.
+    pub fn to_interval(&self, e: Eval) -> Interval {
+        match e {
+            Eval::Dtm(v) => match v {
+                Value::Win(_) => Interval::WIN,
+                Value::Draw => Interval::DRAW,
+                Value::Loss(_) => Interval::LOSS,
+            },
+            Eval::Exact(n) => Interval::around(n as f64 / self.den as f64, f64::EPSILON),
+            Eval::Chance(iv) => iv,
+        }
+    }
+
+    /// The value for the side to move computed from the successors' stored
+    /// values, without chance.
+    pub fn evaluate_dtm(&self, st: &State) -> Value {
+        if self.rules.lost(st) {
+            return Value::Loss(0);
+        }
+        let mut best: Option<Value> = None;
+        self.rules.for_each_action(st, Throw::None, |_, child| {
+            let v = self.dtm(&child).expect("successor solved").back();
+            best = Some(best.map_or(v, |b| b.max(v)));
+        });
+        best.unwrap_or(self.blocked_dtm())
+    }
+
+    fn blocked_dtm(&self) -> Value {
+        match self.rules.blocked {
+            Blocked::Draw => Value::Draw,
+            _ => Value::Loss(0),
+        }
+    }
+
+    /// The exact value computed from the successors: each throw's best
+    /// action, weighted by the throw's probability.
+    pub fn evaluate_exact(&self, st: &State) -> i128 {
+        if self.rules.lost(st) {
+            return -self.den;
+        }
+        let blocked = if self.rules.blocked == Blocked::Draw { 0 } else { -self.den };
+        let mut total = 0i128;
+        for (throw, p72) in self.rules.throw_outcomes(st) {
+            let mut best: Option<i128> = None;
+            self.rules.for_each_action(st, throw, |_, child| {
+                let v = -self.exact(&child).expect("successor solved");
+                best = Some(best.map_or(v, |b| b.max(v)));
+            });
+            total += p72 as i128 * best.unwrap_or(blocked);
+        }
+        // Successors have fewer throws ahead: the sum is a multiple of 72.
+        debug_assert_eq!(total % 72, 0, "exact values must stay over the common denominator");
+        total / 72
+    }
+
+    /// The progress rank of a state under chance (0 where none is stored,
+    /// see [`Table::rank`]).
+    #[inline]
+    pub fn rank(&self, st: &State) -> u16 {
+        self.tables.get(&Sector::of(st)).map_or(0, |t| t.rank_at(t.indexer.index(st)))
+    }
+
+    /// The grid code of a state's value under chance (for the side to move).
+    #[inline]
+    pub fn code(&self, st: &State) -> Option<u32> {
+        if self.rules.lost(st) {
+            return Some(to_code(-1.0));
+        }
+        let t = self.tables.get(&Sector::of(st))?;
+        match &t.values {
+            Values::Chance(v) => Some(v[t.indexer.index(st) as usize]).filter(|&k| k != CODE_UNUSED),
+            _ => None,
+        }
+    }
+
+    /// The value under chance computed from the successors' stored values:
+    /// each throw's best action, weighted by the throw's probability, with
+    /// the successors' proven error.
+    pub fn evaluate_interval(&self, st: &State) -> Interval {
+        if self.rules.lost(st) {
+            return Interval::LOSS;
+        }
+        let blocked = if self.rules.blocked == Blocked::Draw { 0.0 } else { -1.0 };
+        let (mut v, mut lo, mut hi) = (0.0f64, 0.0f64, 0.0f64);
+        for (throw, p72) in self.rules.throw_outcomes(st) {
+            let mut best: Option<Interval> = None;
+            self.rules.for_each_action(st, throw, |_, child| {
+                let c = -self.interval(&child).expect("successor solved");
+                best = Some(best.map_or(c, |b| Interval { v: b.v.max(c.v), lo: b.lo.max(c.lo), hi: b.hi.max(c.hi) }));
+            });
+            let b = best.unwrap_or(Interval::exact(blocked));
+            let p = p72 as f64 / 72.0;
+            v += p * b.v;
+            lo += p * b.lo;
+            hi += p * b.hi;
+        }
+        Interval { v, lo: (lo - 1e-15).max(-1.0), hi: (hi + 1e-15).min(1.0) }
+    }
+
+    /// The largest proven error of the sectors a group reads.
+    pub fn successor_error(&self, group: &[Sector]) -> f64 {
+        group
+            .iter()
+            .flat_map(|&s| successors(&self.rules, s))
+            .filter(|c| !group.contains(c))
+            .filter_map(|c| self.tables.get(&c))
+            .map(|t| t.meta.error)
+            .fold(0.0, f64::max)
+    }
+
+    /// Every legal action after each possible throw with the value it leads
+    /// to for the side to move, best first within each throw.
+    pub fn rate_actions(&self, st: &State) -> Vec<(Throw, Action, Eval)> {
+        let kind = Kind::of(&self.rules, Sector::of(st));
+        let mut out = Vec::new();
+        for (throw, _) in self.rules.throw_outcomes(st) {
+            let mut v: Vec<(Throw, Action, Eval)> = self
+                .rules
+                .actions(st, throw)
+                .into_iter()
+                .filter_map(|(a, child)| Some((throw, a, self.action_value(kind, &child)?)))
+                .collect();
+            v.sort_by(|a, b| compare(&b.2, &a.2).then(a.1.cmp(&b.1)));
+            out.extend(v);
+        }
+        out
+    }
+
+    /// The value of moving into `child`, for the mover, on the scale of the
+    /// mover's sector (`kind`).
+    #[inline]
+    pub fn action_value(&self, kind: Kind, child: &State) -> Option<Eval> {
+        Some(match kind {
+            Kind::Dtm => Eval::Dtm(self.dtm(child)?.back()),
+            Kind::Exact => Eval::Exact(-self.exact(child)?),
+            Kind::Chance => Eval::Chance(self.interval(child)?.neg()),
+        })
+    }
+}
+
+/// Orders values of one kind by preference of the side to move.
+pub fn compare(a: &Eval, b: &Eval) -> std::cmp::Ordering {
+    match (a, b) {
+        (Eval::Dtm(x), Eval::Dtm(y)) => x.cmp(y),
+        (Eval::Exact(x), Eval::Exact(y)) => x.cmp(y),
+        (Eval::Chance(x), Eval::Chance(y)) => x.v.total_cmp(&y.v),
+        _ => panic!("values of different kinds are not compared"),
+    }
+}
