@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use engine::merels::{BoardKind, Dice, Position, render};
+use engine::merels::{BoardKind, Dice, Position, Rules, render};
 use solver::merels::report::{MerelsReport, report};
 use solver::merels::{Solution, SolveOptions};
 
@@ -43,12 +43,41 @@ enum MerelsCmd {
         /// with its estimate; everything smaller stays on disk)
         #[arg(long, value_name = "GIB", default_value_t = 14.0)]
         memory: f64,
+        /// Solve only the sector group holding this sector (`w-wf-b-bf`, as
+        /// `ludus merels plan` lists them) from its successors' files in the
+        /// database; refused while any of them is missing
+        #[arg(long, value_name = "KEY")]
+        group: Option<String>,
         /// Worker threads [default: one per core]; the values do not depend on it
         #[arg(long, value_name = "T", value_parser = parse_threads)]
         threads: Option<usize>,
         /// No progress bars
         #[arg(long, short)]
         quiet: bool,
+        /// One JSON object on standard output, for scripts
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the sector groups a solve works through, in order: each group's
+    /// files, the groups it reads, its size and memory, and whether its
+    /// files are in the database (for workflow engines: one job per group)
+    Plan {
+        /// The board
+        #[arg(long, value_enum)]
+        board: BoardKind,
+        /// The dice reading
+        #[arg(long, value_enum, default_value_t = Dice::Schaedler)]
+        dice: Dice,
+        #[command(flatten)]
+        rules: RuleArgs,
+        #[command(flatten)]
+        more: MoreRuleArgs,
+        /// Directory of the sector databases (one subdirectory per rule set)
+        #[arg(long, value_name = "DIR", default_value = DEFAULT_DB)]
+        db: std::path::PathBuf,
+        /// Only the groups whose sectors have at most this many men in all
+        #[arg(long, value_name = "N")]
+        max_men: Option<u8>,
         /// One JSON object on standard output, for scripts
         #[arg(long)]
         json: bool,
@@ -139,7 +168,11 @@ fn board_of(parts: &[String]) -> Result<BoardKind> {
 
 pub fn run(args: MerelsArgs) -> Result<()> {
     match args.cmd {
-        MerelsCmd::Solve { board, dice, rules, more, db, max_men, memory, threads, quiet, json } => {
+        MerelsCmd::Plan { board, dice, rules, more, db, max_men, json } => {
+            let rules = rules_for(board, dice, &rules, &more)?;
+            plan(&rules, &db, max_men, json)
+        }
+        MerelsCmd::Solve { board, dice, rules, more, db, max_men, memory, group, threads, quiet, json } => {
             let rules = rules_for(board, dice, &rules, &more)?;
             if !(memory.is_finite() && memory > 0.0) {
                 return Err(CliError(format!("--memory {memory}: a number of GiB above 0")));
@@ -149,10 +182,15 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                 max_men,
                 keep_all: board != BoardKind::Nine || db.no_db,
                 memory_limit: (memory.max(0.0) * (1u64 << 30) as f64) as u64,
+                group,
             };
             let t = Instant::now();
             let bars = Bars::new(quiet);
+            let one = opts.group.is_some();
             let sol = pool(threads, u64::MAX)?.install(|| Solution::solve_with(rules, &opts, &bars))?;
+            if one {
+                return group_report(&sol, t.elapsed().as_secs_f64(), json);
+            }
             let r = report(&sol, t.elapsed().as_secs_f64());
             if json {
                 print_json(&r)?;
@@ -235,6 +273,85 @@ fn print_verify(r: &solver::merels::verify::VerifyReport) {
         r.max_residual,
         if r.ok() { "every stored value holds".to_string() } else { format!("{} FAILURES", r.failures) }
     );
+}
+
+/// What `solve --group` did: the group's sectors, their positions and
+/// whether they were solved now or found finished.
+fn group_report(sol: &Solution, seconds: f64, json: bool) -> Result<()> {
+    let rec = sol.records.last().ok_or_else(|| CliError("no group was solved".into()))?;
+    let sectors: Vec<serde_json::Value> = rec
+        .sectors
+        .iter()
+        .map(|&s| {
+            let sum = sol.summary(s);
+            serde_json::json!({
+                "sector": s.key(),
+                "positions": sum.map(|x| x.census.positions),
+                "open": sum.map(|x| x.census.open),
+                "error_bound": sum.map(|x| x.meta.error),
+            })
+        })
+        .collect();
+    let positions: u64 = rec.sectors.iter().filter_map(|&s| sol.summary(s)).map(|x| x.census.positions).sum();
+    if json {
+        return print_json(&serde_json::json!({
+            "rules": sol.rules.label(),
+            "group": rec.sectors[0].key(),
+            "already_solved": rec.loaded,
+            "positions": positions,
+            "seconds": seconds,
+            "sectors": sectors,
+        }));
+    }
+    let keys: Vec<String> = rec.sectors.iter().map(|s| s.key()).collect();
+    println!(
+        "Merels solve: {}, group {} ({}): {} positions {} in {:.2} s",
+        sol.rules.label(),
+        keys[0],
+        keys.join(" "),
+        positions,
+        if rec.loaded { "already solved, read" } else { "solved" },
+        seconds
+    );
+    Ok(())
+}
+
+/// `ludus merels plan`.
+fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, json: bool) -> Result<()> {
+    let db = solver::merels::db::Db::new(root, *rules);
+    let groups = solver::merels::plan::plan(rules, max_men);
+    let done = |g: &solver::merels::plan::PlannedGroup| g.files.iter().all(|f| db.dir().join(f).is_file());
+    if json {
+        let list: Vec<serde_json::Value> = groups
+            .iter()
+            .map(|g| {
+                let mut v = serde_json::to_value(g).expect("a plain record");
+                v["done"] = done(g).into();
+                v
+            })
+            .collect();
+        return print_json(&serde_json::json!({
+            "rules": rules.label(),
+            "directory": db.dir().display().to_string(),
+            "groups": list,
+        }));
+    }
+    println!("Merels plan: {} in {}\n", rules.label(), db.dir().display());
+    println!("{:<12} {:<22} {:>14} {:>11}  {:<5} needs", "group", "sectors", "indices", "memory", "done");
+    for g in &groups {
+        println!(
+            "{:<12} {:<22} {:>14} {:>11}  {:<5} {}",
+            g.key,
+            g.sectors.join(" "),
+            g.indices,
+            human_bytes(g.memory),
+            if done(g) { "yes" } else { "no" },
+            if g.needs.is_empty() { "-".to_string() } else { g.needs.join(" ") }
+        );
+    }
+    let finished = groups.iter().filter(|g| done(g)).count();
+    println!("\n{} groups, {} done; `ludus merels solve ... --group KEY` solves one.", groups.len(), finished);
+    Ok(())
 }
 
 fn human_bytes(b: u64) -> String {

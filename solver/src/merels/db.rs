@@ -21,7 +21,7 @@
 //! | 32 | 8 | payload length in bytes |
 //! | 40 | 4 | CRC-32 of every other byte of the file (header with this field left out, then payload) |
 //! | 44 | 4 | zero |
-//! | 48 | 8 | seconds spent solving (`f64`) |
+//! | 48 | 8 | zero (older files: seconds spent solving, `f64`) |
 //! | 56 | 8 | strategy-iteration rounds |
 //! | 64 | 8 | residual of the value equation after the last round (`f64`) |
 //! | 72 | 8 | proven error: every stored chance value is within this of the true value (`f64`) |
@@ -154,7 +154,6 @@ impl Db {
         h[22] = payload.0;
         h[24..32].copy_from_slice(&(t.values.len() as u64).to_le_bytes());
         h[32..40].copy_from_slice(&(payload.1.len() as u64).to_le_bytes());
-        h[48..56].copy_from_slice(&t.meta.seconds.to_le_bytes());
         h[56..64].copy_from_slice(&t.meta.sweeps.to_le_bytes());
         h[64..72].copy_from_slice(&t.meta.residual.to_le_bytes());
         h[72..80].copy_from_slice(&t.meta.error.to_le_bytes());
@@ -163,11 +162,20 @@ impl Db {
         h[80..80 + n].copy_from_slice(&label.as_bytes()[..n]);
         let crc = checksum(&h, &payload.1);
         h[40..44].copy_from_slice(&crc.to_le_bytes());
+        // The time is not part of the file, so that a rerun writes the same
+        // bytes; it goes beside it, written first.
+        engine::file::write_atomic(&self.time_path(s), format!("{}\n", t.meta.seconds).as_bytes())
+            .map_err(std::io::Error::other)?;
         engine::file::write_atomic_with(&self.path(s), |w| {
             w.write_all(&h)?;
             w.write_all(&payload.1)
         })
         .map_err(std::io::Error::other)
+    }
+
+    /// The file beside a sector's that holds the seconds its solve took.
+    pub fn time_path(&self, s: Sector) -> PathBuf {
+        self.dir.join(format!("{}.time", s.key()))
     }
 
     /// Reads and verifies a sector's table.
@@ -221,7 +229,12 @@ impl Db {
             Some(v) => v,
             None => return bad(format!("value kind {} does not fit the payload", h[22])),
         };
-        let meta = Meta { seconds: f64_at(48), sweeps: u64_at(56), residual: f64_at(64), error: f64_at(72) };
+        let seconds = fs::read_to_string(self.time_path(s))
+            .ok()
+            .and_then(|t| t.trim().parse::<f64>().ok())
+            .filter(|x| x.is_finite() && *x >= 0.0)
+            .unwrap_or(f64_at(48));
+        let meta = Meta { seconds, sweeps: u64_at(56), residual: f64_at(64), error: f64_at(72) };
         Ok(Table { rank, ..Table::new(indexer, values, meta) })
     }
 }

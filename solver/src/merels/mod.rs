@@ -10,6 +10,7 @@ pub mod known;
 pub mod markov;
 pub mod observer;
 pub mod perfect;
+pub mod plan;
 pub mod report;
 pub mod retro;
 pub mod sector;

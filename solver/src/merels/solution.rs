@@ -15,6 +15,7 @@ use super::exact::{forward_chance, forward_exact};
 use super::index::{BoardTables, Indexer};
 use super::known::Known;
 use super::observer::Observer;
+use super::plan;
 use super::retro::{forward_dtm, retrograde};
 use super::sector::{Sector, solve_order, successors};
 use super::strategy;
@@ -34,11 +35,14 @@ pub struct SolveOptions {
     /// Memory a group may need, in bytes; a larger one is refused with its
     /// estimate rather than started.
     pub memory_limit: u64,
+    /// Solve only the group holding this sector (its key, `w-wf-b-bf`),
+    /// from its successors' files in the database.
+    pub group: Option<String>,
 }
 
 impl Default for SolveOptions {
     fn default() -> SolveOptions {
-        SolveOptions { db: None, max_men: None, keep_all: true, memory_limit: 14 << 30 }
+        SolveOptions { db: None, max_men: None, keep_all: true, memory_limit: 14 << 30, group: None }
     }
 }
 
@@ -117,9 +121,43 @@ impl Solution {
             }
         }
         let groups = todo.len();
+        let only = match &opts.group {
+            None => None,
+            Some(key) => Some(sol.only_group(&todo, key)?),
+        };
         for (gi, group) in todo.into_iter().enumerate() {
+            if only.is_some_and(|o| o != gi) {
+                continue;
+            }
             obs.group(&group, gi, groups);
-            let loaded = sol.load_group(&group, obs)?;
+            let mut loaded = sol.load_group(&group, obs)?;
+            // Held until the group's files are written.
+            let mut claim = None;
+            if !loaded && let Some(db) = &sol.db {
+                claim = Some(loop {
+                    let c = plan::claim(db.dir(), &group[0].key())
+                        .map_err(|e| SolveError(format!("cannot claim group {}: {e}", group[0].key())))?;
+                    match c {
+                        plan::Claimed::Mine(c) => break c,
+                        plan::Claimed::Busy(who) if only.is_some() => {
+                            return Err(SolveError(format!(
+                                "group {} is being solved by {who}; its lock is {}",
+                                group[0].key(),
+                                db.dir().join(format!("{}.lock", group[0].key())).display()
+                            )));
+                        }
+                        plan::Claimed::Busy(who) => {
+                            obs.note(&format!("group {} is being solved by {who}: waiting for it", group[0].key()));
+                            std::thread::sleep(std::time::Duration::from_secs(2));
+                        }
+                    }
+                });
+                if let Some(who) = claim.as_ref().and_then(|c| c.abandoned_by.as_deref()) {
+                    obs.note(&format!("taking over group {} from {who}, who left it unfinished", group[0].key()));
+                }
+                // Finished by another process meanwhile?
+                loaded = sol.load_group(&group, obs)?;
+            }
             if !loaded {
                 for s in group.iter().flat_map(|s| successors(&rules, *s)) {
                     if !group.contains(&s) {
@@ -150,6 +188,7 @@ impl Solution {
                     sol.keep(t);
                 }
             }
+            drop(claim);
             sol.records.push(GroupRecord { sectors: group.clone(), loaded });
             if !opts.keep_all && sol.db.is_some() {
                 sol.known.tables.retain(|s, _| last_use.get(s).is_some_and(|&u| u > gi));
@@ -161,20 +200,35 @@ impl Solution {
     /// Bytes a group's solve needs: its working arrays and the tables of
     /// its successors in memory.
     pub fn memory_estimate(&self, group: &[Sector]) -> u64 {
-        let rules = &self.rules;
         let size: u64 = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s).size()).sum();
-        let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
-        let per = match (cyclic, Kind::of(rules, group[0])) {
-            // Value, strategy, exits, kind, mode and a mark per position.
-            (true, Kind::Chance) => 8 + 4 + 4 + 4 + 3,
-            // Values and successor counts, then the table.
-            (true, _) => 2 + 1 + 2,
-            (false, Kind::Exact) => 16,
-            (false, Kind::Chance) => 4,
-            (false, Kind::Dtm) => 2,
-        };
         let loaded: u64 = self.known.tables.values().map(|t| t.values.bytes()).sum();
-        size * per + loaded
+        size * plan::working_bytes(&self.rules, group) + loaded
+    }
+
+    /// The position in `todo` of the group holding sector `key`, whose
+    /// successors' files must all be in the database.
+    fn only_group(&self, todo: &[Vec<Sector>], key: &str) -> Result<usize, SolveError> {
+        let Some(gi) = todo.iter().position(|g| g.iter().any(|s| s.key() == key)) else {
+            return Err(SolveError(format!(
+                "no sector group {key} in this solve (`ludus merels plan` lists the groups and their keys)"
+            )));
+        };
+        let Some(db) = &self.db else {
+            return Err(SolveError("solving one group needs a database (--db) to read its successors from".into()));
+        };
+        let missing: Vec<String> = plan::group_reads(&self.rules, &todo[gi])
+            .into_iter()
+            .filter(|&s| !db.path(s).is_file())
+            .map(|s| db.path(s).display().to_string())
+            .collect();
+        if !missing.is_empty() {
+            return Err(SolveError(format!(
+                "group {key} reads sectors not solved yet; missing: {} (solve their groups first: `ludus merels plan` \
+                 lists what each group needs)",
+                missing.join(", ")
+            )));
+        }
+        Ok(gi)
     }
 
     /// Loads a whole group from the database; `false` if any part must be

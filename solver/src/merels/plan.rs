@@ -1,0 +1,254 @@
+//! The plan of a solve and the claims that let several processes share a
+//! database.
+//!
+//! A game is solved group by group ([`solve_order`]); each group reads the
+//! finished files of the sectors its moves lead to. [`plan`] lists every
+//! group with its files, the groups it reads and its size and memory, so
+//! that a workflow engine can schedule one job per group. A process that
+//! solves a group first claims it ([`claim`]): an exclusive lock on
+//! `<group>.lock` in the database directory, held while it works. The
+//! operating system releases the lock of a process that dies, so an
+//! abandoned claim is taken over by the next process that asks.
+
+use std::fs::{self, File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
+
+use engine::merels::Rules;
+use serde::Serialize;
+
+use super::index::{BoardTables, Indexer};
+use super::sector::{Sector, solve_order, successors};
+use super::table::Kind;
+
+/// One group of the plan.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlannedGroup {
+    /// The group's name: the key of its first sector (`--group` takes the
+    /// key of any of its sectors).
+    pub key: String,
+    /// Its sectors' keys.
+    pub sectors: Vec<String>,
+    /// The files it writes, relative to the database directory.
+    pub files: Vec<String>,
+    /// The groups whose files it reads (their keys).
+    pub needs: Vec<String>,
+    /// The files it reads, relative to the database directory.
+    pub reads: Vec<String>,
+    /// Indices of its sectors (positions and unused indices).
+    pub indices: u64,
+    /// Bytes of memory its solve needs (working arrays and the tables it
+    /// reads).
+    pub memory: u64,
+}
+
+/// Bytes per index of a group's working arrays.
+pub fn working_bytes(rules: &Rules, group: &[Sector]) -> u64 {
+    let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
+    match (cyclic, Kind::of(rules, group[0])) {
+        // Value, strategy, exits, kind, mode and a mark per position.
+        (true, Kind::Chance) => 8 + 4 + 4 + 4 + 3,
+        // Values and successor counts, then the table.
+        (true, _) => 2 + 1 + 2,
+        (false, Kind::Exact) => 16,
+        (false, Kind::Chance) => 4,
+        (false, Kind::Dtm) => 2,
+    }
+}
+
+/// Bytes per index of a solved sector's table in memory.
+pub fn table_bytes(rules: &Rules, s: Sector) -> u64 {
+    match Kind::of(rules, s) {
+        Kind::Dtm => 2,
+        Kind::Exact => 16,
+        Kind::Chance => 4,
+    }
+}
+
+/// The sectors outside `group` that its moves lead to and that have files.
+pub fn group_reads(rules: &Rules, group: &[Sector]) -> Vec<Sector> {
+    let mut out: Vec<Sector> =
+        group.iter().flat_map(|&s| successors(rules, s)).filter(|c| !group.contains(c) && c.is_stored()).collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Every group of the game in solving order (only those whose sectors have
+/// at most `max_men` men in all, if given).
+pub fn plan(rules: &Rules, max_men: Option<u8>) -> Vec<PlannedGroup> {
+    let tables = BoardTables::new(rules.board);
+    let size = |s: Sector| Indexer::new(tables.clone(), s).size();
+    let men = |s: &Sector| s.w + s.wf + s.b + s.bf;
+    let order: Vec<Vec<Sector>> =
+        solve_order(rules).into_iter().filter(|g| max_men.is_none_or(|m| g.iter().all(|s| men(s) <= m))).collect();
+    let group_key = |s: Sector| order.iter().find(|g| g.contains(&s)).map(|g| g[0].key()).unwrap_or_else(|| s.key());
+    order
+        .iter()
+        .map(|group| {
+            let reads = group_reads(rules, group);
+            let indices: u64 = group.iter().map(|&s| size(s)).sum();
+            let read_bytes: u64 = reads.iter().map(|&s| size(s) * table_bytes(rules, s)).sum();
+            let mut needs: Vec<String> = reads.iter().map(|&s| group_key(s)).collect();
+            needs.sort();
+            needs.dedup();
+            PlannedGroup {
+                key: group[0].key(),
+                sectors: group.iter().map(|s| s.key()).collect(),
+                files: group.iter().map(|s| file_name(*s)).collect(),
+                needs,
+                reads: reads.iter().map(|s| file_name(*s)).collect(),
+                indices,
+                memory: indices * working_bytes(rules, group) + read_bytes,
+            }
+        })
+        .collect()
+}
+
+/// A sector's file name in the database directory.
+pub fn file_name(s: Sector) -> String {
+    format!("{}.sec", s.key())
+}
+
+/// A group claimed by this process: its lock is held until dropped, and the
+/// lock file is removed then.
+#[derive(Debug)]
+pub struct Claim {
+    path: PathBuf,
+    file: File,
+    /// The holder before this process, if it died holding the claim.
+    pub abandoned_by: Option<String>,
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        // Remove the file while still holding the lock: whoever opened it
+        // meanwhile sees it gone and opens the path again.
+        let _ = fs::remove_file(&self.path);
+        let _ = self.file.unlock();
+    }
+}
+
+/// The outcome of asking for a group.
+#[derive(Debug)]
+pub enum Claimed {
+    /// This process holds it.
+    Mine(Claim),
+    /// Another live process holds it (its own description: pid and host).
+    Busy(String),
+}
+
+/// This process as a claim describes it.
+fn holder() -> String {
+    let host = fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| fs::read_to_string("/etc/hostname"))
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "?".into());
+    format!("pid {} on {host}", std::process::id())
+}
+
+/// Claims group `key` in database directory `dir` (created if missing),
+/// without waiting.
+pub fn claim(dir: &Path, key: &str) -> std::io::Result<Claimed> {
+    fs::create_dir_all(dir)?;
+    let path = dir.join(format!("{key}.lock"));
+    loop {
+        let mut file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                let mut who = String::new();
+                let _ = file.read_to_string(&mut who);
+                let who = who.trim();
+                return Ok(Claimed::Busy(if who.is_empty() { "another process".into() } else { who.to_string() }));
+            }
+            Err(TryLockError::Error(e)) => return Err(e),
+        }
+        // The file locked must still be the one at the path (its holder
+        // may have finished and removed it in between).
+        let same = match (file.metadata(), fs::metadata(&path)) {
+            (Ok(a), Ok(b)) => same_file(&a, &b),
+            _ => false,
+        };
+        if !same {
+            continue;
+        }
+        let mut before = String::new();
+        file.read_to_string(&mut before)?;
+        let before = before.trim().to_string();
+        file.set_len(0)?;
+        file.rewind()?;
+        writeln!(file, "{}", holder())?;
+        file.sync_all()?;
+        let abandoned_by = (!before.is_empty()).then_some(before);
+        return Ok(Claimed::Mine(Claim { path, file, abandoned_by }));
+    }
+}
+
+#[cfg(unix)]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("ludus-claim-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn a_claim_excludes_others_until_dropped() {
+        let dir = scratch("excl");
+        let Claimed::Mine(c) = claim(&dir, "3-0-3-0").unwrap() else { panic!("first claim refused") };
+        assert!(c.abandoned_by.is_none());
+        match claim(&dir, "3-0-3-0").unwrap() {
+            Claimed::Busy(who) => assert!(who.contains(&format!("pid {}", std::process::id())), "{who}"),
+            Claimed::Mine(_) => panic!("claimed twice"),
+        }
+        assert!(matches!(claim(&dir, "4-0-3-0").unwrap(), Claimed::Mine(_)), "other groups are free");
+        drop(c);
+        assert!(!dir.join("3-0-3-0.lock").exists(), "the lock file is removed");
+        assert!(matches!(claim(&dir, "3-0-3-0").unwrap(), Claimed::Mine(_)));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_unlocked_leftover_claim_is_taken_over() {
+        let dir = scratch("stale");
+        fs::create_dir_all(&dir).unwrap();
+        // What a killed process leaves: the file, without a lock.
+        fs::write(dir.join("3-0-3-0.lock"), "pid 999999 on elsewhere\n").unwrap();
+        let Claimed::Mine(c) = claim(&dir, "3-0-3-0").unwrap() else { panic!("stale claim not taken over") };
+        assert_eq!(c.abandoned_by.as_deref(), Some("pid 999999 on elsewhere"));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_plan_lists_every_group_after_those_it_reads() {
+        use engine::merels::{BoardKind, Dice};
+        for rules in
+            [Rules::rota(), Rules::new(BoardKind::Three, Dice::None), Rules::new(BoardKind::Six, Dice::Schaedler)]
+        {
+            let p = plan(&rules, None);
+            assert_eq!(p.len(), solve_order(&rules).len());
+            for (i, g) in p.iter().enumerate() {
+                for need in &g.needs {
+                    let j = p.iter().position(|h| &h.key == need).expect("a needed group is planned");
+                    assert!(j < i, "{} needs {need}, planned later", g.key);
+                    assert!(g.reads.iter().any(|f| p[j].files.contains(f)));
+                }
+                assert!(g.indices > 0 && g.memory >= g.indices);
+            }
+        }
+    }
+}

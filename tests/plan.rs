@@ -1,0 +1,171 @@
+//! `ludus merels plan` and `ludus merels solve --group`: a board solved one
+//! group at a time, in the plan's order, writes the same bytes as one
+//! `ludus merels solve`; several processes solving into one database take
+//! turns through their claims and write the same bytes too; a group whose
+//! successors are missing is refused with what is missing.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::{ludus, stderr, stdout, temp};
+use serde_json::Value;
+
+/// Every sector file of a database directory tree, by name, with its bytes.
+fn sector_files(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for dir in fs::read_dir(root).unwrap() {
+        let dir = dir.unwrap().path();
+        for f in fs::read_dir(&dir).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension().is_some_and(|e| e == "sec") {
+                let name = format!(
+                    "{}/{}",
+                    dir.file_name().unwrap().to_string_lossy(),
+                    f.file_name().unwrap().to_string_lossy()
+                );
+                out.insert(name, fs::read(&f).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = ludus(args);
+    assert!(o.status.success(), "ludus {}: {}", args.join(" "), stderr(&o));
+    stdout(&o)
+}
+
+fn plan(board: &str, dice: &str, db: &Path) -> Value {
+    let text = ok(&["merels", "plan", "--board", board, "--dice", dice, "--db", db.to_str().unwrap(), "--json"]);
+    serde_json::from_str(&text).unwrap()
+}
+
+fn whole(board: &str, dice: &str, db: &Path) {
+    ok(&["merels", "solve", "--board", board, "--dice", dice, "--db", db.to_str().unwrap(), "-q", "--json"]);
+}
+
+#[test]
+fn groups_solved_one_by_one_equal_one_solve() {
+    for (board, dice) in [("six", "none"), ("six", "murray"), ("six", "bell"), ("three", "schaedler"), ("rota", "none")]
+    {
+        let one = temp("plan", &format!("one-{board}-{dice}"));
+        let steps = temp("plan", &format!("steps-{board}-{dice}"));
+        whole(board, dice, &one);
+        let p = plan(board, dice, &steps);
+        let groups = p["groups"].as_array().unwrap();
+        assert!(!groups.is_empty());
+        for g in groups {
+            assert_eq!(g["done"], false, "{board}/{dice}: nothing solved yet");
+            let key = g["key"].as_str().unwrap();
+            ok(&[
+                "merels",
+                "solve",
+                "--board",
+                board,
+                "--dice",
+                dice,
+                "--db",
+                steps.to_str().unwrap(),
+                "--group",
+                key,
+                "-q",
+            ]);
+        }
+        let p = plan(board, dice, &steps);
+        assert!(p["groups"].as_array().unwrap().iter().all(|g| g["done"] == true), "{board}/{dice}: {p}");
+        let (a, b) = (sector_files(&one), sector_files(&steps));
+        let planned: usize = groups.iter().map(|g| g["files"].as_array().unwrap().len()).sum();
+        assert_eq!(a.len(), planned, "{board}/{dice}: the plan names every file one solve writes");
+        assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "{board}/{dice}");
+        for (name, bytes) in &a {
+            assert!(bytes == &b[name], "{board}/{dice}: {name} differs");
+        }
+        for d in [one, steps] {
+            let _ = fs::remove_dir_all(d);
+        }
+    }
+}
+
+#[test]
+fn a_group_needs_its_successors_files() {
+    let db = temp("plan", "needs");
+    let p = plan("six", "none", &db);
+    let groups = p["groups"].as_array().unwrap();
+    let g = groups.iter().find(|g| !g["needs"].as_array().unwrap().is_empty()).unwrap();
+    let key = g["key"].as_str().unwrap();
+    let o =
+        ludus(&["merels", "solve", "--board", "six", "--dice", "none", "--db", db.to_str().unwrap(), "--group", key]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    let first = g["reads"][0].as_str().unwrap();
+    assert!(e.contains("missing") && e.contains(first), "{e}");
+    let o = ludus(&[
+        "merels",
+        "solve",
+        "--board",
+        "six",
+        "--dice",
+        "none",
+        "--db",
+        db.to_str().unwrap(),
+        "--group",
+        "7-7-7-7",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no sector group 7-7-7-7"), "{}", stderr(&o));
+    let o = ludus(&["merels", "solve", "--board", "six", "--dice", "none", "--no-db", "--group", key]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("needs a database"), "{}", stderr(&o));
+    let _ = fs::remove_dir_all(db);
+}
+
+#[test]
+fn concurrent_solves_share_one_database() {
+    let one = temp("plan", "conc-one");
+    let shared: PathBuf = temp("plan", "conc-shared");
+    whole("six", "none", &one);
+    let db = shared.to_str().unwrap().to_string();
+    let bin = env!("CARGO_BIN_EXE_ludus");
+    let kids: Vec<_> = (0..3)
+        .map(|_| {
+            std::process::Command::new(bin)
+                .args(["merels", "solve", "--board", "six", "--dice", "none", "--db", &db, "-q", "--json"])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for k in kids {
+        let o = k.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    assert_eq!(sector_files(&one), sector_files(&shared));
+    let leftovers: Vec<_> = fs::read_dir(shared.join("six_none"))
+        .unwrap()
+        .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".lock") || n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "claims and temporary files are gone: {leftovers:?}");
+    for d in [one, shared] {
+        let _ = fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn an_abandoned_claim_is_taken_over() {
+    let db = temp("plan", "abandoned");
+    let dir = db.join("three_none");
+    fs::create_dir_all(&dir).unwrap();
+    // A process killed while solving leaves its claim file, unlocked.
+    fs::write(dir.join("3-0-3-0.lock"), "pid 4000000 on a-dead-host\n").unwrap();
+    let o = ludus(&["merels", "solve", "--board", "three", "--dice", "none", "--db", db.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("pid 4000000 on a-dead-host"), "the take-over is reported: {}", stderr(&o));
+    assert!(!dir.join("3-0-3-0.lock").exists());
+    let _ = fs::remove_dir_all(db);
+}
