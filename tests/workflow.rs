@@ -1,0 +1,91 @@
+//! The Snakemake workflow (`workflow/Snakefile`): six men's morris under
+//! every reading, solved one sector group per job with two jobs at once,
+//! writes exactly the files of one `ludus merels solve`.
+//!
+//! Snakemake is found through `LUDUS_SNAKEMAKE` (a path) or on the PATH;
+//! `.ci/run` installs it from PyPI into a virtual environment and sets
+//! `LUDUS_REQUIRE_SNAKEMAKE`, which turns its absence into a failure.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{ludus, stderr, temp};
+
+fn snakemake() -> Option<PathBuf> {
+    let candidate = std::env::var_os("LUDUS_SNAKEMAKE").map(PathBuf::from).unwrap_or_else(|| "snakemake".into());
+    let works = Command::new(&candidate).arg("--version").output().is_ok_and(|o| o.status.success());
+    works.then_some(candidate)
+}
+
+/// The sector files of one rule set's directory, by name.
+fn sector_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|f| f.unwrap().path())
+        .filter(|f| f.extension().is_some_and(|e| e == "sec"))
+        .map(|f| (f.file_name().unwrap().to_string_lossy().into_owned(), fs::read(&f).unwrap()))
+        .collect()
+}
+
+#[test]
+fn the_workflow_writes_the_files_of_one_solve_without_dice() {
+    check("none");
+}
+
+#[test]
+fn the_workflow_writes_the_files_of_one_solve_under_murray() {
+    check("murray");
+}
+
+#[test]
+fn the_workflow_writes_the_files_of_one_solve_under_bell() {
+    check("bell");
+}
+
+#[test]
+fn the_workflow_writes_the_files_of_one_solve_under_schaedler() {
+    check("schaedler");
+}
+
+fn check(dice: &str) {
+    let Some(snakemake) = snakemake() else {
+        assert!(
+            std::env::var_os("LUDUS_REQUIRE_SNAKEMAKE").is_none(),
+            "Snakemake is required (LUDUS_REQUIRE_SNAKEMAKE) but neither LUDUS_SNAKEMAKE nor `snakemake` runs"
+        );
+        eprintln!("Snakemake not found (set LUDUS_SNAKEMAKE or put it on the PATH): the workflow test is skipped");
+        return;
+    };
+    let snakefile = Path::new(env!("CARGO_MANIFEST_DIR")).join("workflow/Snakefile");
+    let one = temp("workflow", &format!("one-{dice}"));
+    let flow = temp("workflow", &format!("flow-{dice}"));
+    let o =
+        ludus(&["merels", "solve", "--board", "six", "--dice", dice, "--db", one.to_str().unwrap(), "-q", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = Command::new(&snakemake)
+        .args(["-s", snakefile.to_str().unwrap(), "--cores", "2", "--directory", flow.to_str().unwrap(), "--config"])
+        .arg("board=six")
+        .arg(format!("dice={dice}"))
+        .arg(format!("db={}", flow.join("db").display()))
+        .arg(format!("ludus={}", env!("CARGO_BIN_EXE_ludus")))
+        .output()
+        .expect("run snakemake");
+    assert!(o.status.success(), "snakemake, six/{dice}: {}", String::from_utf8_lossy(&o.stderr));
+    let dir = format!("six_{dice}");
+    let (a, b) = (sector_files(&one.join(&dir)), sector_files(&flow.join("db").join(&dir)));
+    assert!(!a.is_empty());
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "six/{dice}: the same files");
+    for (name, bytes) in &a {
+        assert!(bytes == &b[name], "six/{dice}: {name} differs");
+    }
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(flow.join("db").join(&dir).join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["complete"], true, "six/{dice}: {report}");
+    for d in [one, flow] {
+        let _ = fs::remove_dir_all(d);
+    }
+}
