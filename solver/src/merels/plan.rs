@@ -46,14 +46,34 @@ pub struct PlannedGroup {
 pub fn working_bytes(rules: &Rules, group: &[Sector]) -> u64 {
     let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
     match (cyclic, Kind::of(rules, group[0])) {
-        // Value, strategy, exits, kind, mode and a mark per position.
-        (true, Kind::Chance) => 8 + 4 + 4 + 4 + 3,
+        // Per position: kind, two exits and the offset of its children; per
+        // node (each position with each side to move): value, successor and
+        // choice; then 4 bytes per in-group child (`strategy::Group`).
+        (true, Kind::Chance) => 1 + 4 + 4 + 8 + 2 * (8 + 4 + 1) + 4 * children_estimate(rules, group),
         // Values and successor counts, then the table.
         (true, _) => 2 + 1 + 2,
         (false, Kind::Exact) => 16,
         (false, Kind::Chance) => 4,
         (false, Kind::Dtm) => 2,
     }
+}
+
+/// The mean number of steps a position of the group has, rounded up: each
+/// man of the side to move times the board's mean number of neighbours times
+/// the share of empty points (flying: every empty point).
+fn children_estimate(rules: &Rules, group: &[Sector]) -> u64 {
+    let board = rules.board;
+    let points = board.len() as f64;
+    let degree = board.points().map(|p| board.neighbours(p).len() as f64).sum::<f64>() / points;
+    group
+        .iter()
+        .map(|s| {
+            let empty = points - f64::from(s.w + s.b);
+            let reach = if rules.flying && s.w == 3 { empty } else { degree * empty / points };
+            (f64::from(s.w) * reach).ceil() as u64
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// Bytes per index of a solved sector's table in memory.

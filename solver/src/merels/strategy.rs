@@ -828,8 +828,9 @@ impl<'a> Group<'a> {
             .reduce(|| 0.0, f64::max);
         if trace {
             eprintln!(
-                "{n} positions: rounds {}, holds {}, gap between the sides {:.2e}; seconds warm {:.2} evaluate {:.2} \
+                "{n} positions, {} in-group children: rounds {}, holds {}, gap between the sides {:.2e}; seconds warm {:.2} evaluate {:.2} \
                  improve {:.2} hold {:.2}; ranked {} (largest {}), stuck {}",
+                self.kids.len(),
                 self.stats.rounds,
                 self.stats.holds,
                 self.stats.gap,
