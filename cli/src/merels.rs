@@ -187,7 +187,12 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             let t = Instant::now();
             let bars = Bars::new(quiet);
             let one = opts.group.is_some();
-            let sol = pool(threads, u64::MAX)?.install(|| Solution::solve_with(rules, &opts, &bars))?;
+            let mut sol = pool(threads, u64::MAX)?.install(|| Solution::solve_with(rules, &opts, &bars))?;
+            if !one && sol.complete() {
+                // Tables read from disk a group at a time were dropped: the
+                // start and its moves need theirs back for the report.
+                sol.ensure_around(&engine::merels::State::start(rules.men()))?;
+            }
             if one {
                 return group_report(&sol, t.elapsed().as_secs_f64(), json);
             }
@@ -380,10 +385,15 @@ fn print_report(r: &MerelsReport, sol: &Solution) {
             if s.value.error_bound > 0.0 {
                 println!("  proven error bound of the value: {:.3e}", s.value.error_bound);
             }
-            println!(
-                "  under the computed optimal strategy (ties broken at random): P(win) {:.6}, P(draw) {:.6}, P(loss) {:.6}",
-                s.p_win, s.p_draw, s.p_loss
-            );
+            match (s.p_win, s.p_draw, s.p_loss) {
+                (Some(w), Some(d), Some(l)) => println!(
+                    "  under the computed optimal strategy (ties broken at random): P(win) {w:.6}, P(draw) {d:.6}, P(loss) {l:.6}"
+                ),
+                _ => println!(
+                    "  P(win), P(draw), P(loss) not computed: the Markov chain of optimal play needs every table in memory, \
+                     and this board's are read from disk a group at a time"
+                ),
+            }
             println!();
             println!("First moves of the first player, best first:");
             let mut last = None;

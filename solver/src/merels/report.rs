@@ -10,7 +10,7 @@ use super::markov::{Policy, leader_chances};
 use super::sector::{Sector, successors};
 use super::solution::Solution;
 use super::table::{Eval, Kind};
-use super::value::reduced;
+use super::value::{Value, reduced};
 
 /// A value in every form a script may want.
 #[derive(Clone, Debug, Serialize)]
@@ -79,10 +79,11 @@ pub struct StartReport {
     pub value: ValueReport,
     /// Chances of the first player when both play the computed optimal
     /// strategy (ties between equally good actions broken uniformly at
-    /// random), from the exact Markov chain.
-    pub p_win: f64,
-    pub p_draw: f64,
-    pub p_loss: f64,
+    /// random): from the value without chance, else from the exact Markov
+    /// chain, which needs every table in memory (`None` when they are not).
+    pub p_win: Option<f64>,
+    pub p_draw: Option<f64>,
+    pub p_loss: Option<f64>,
 }
 
 /// One first move of the first player.
@@ -188,14 +189,27 @@ pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
     let den = sol.den;
     let start_state = State::start(rules.men());
     let start_pos = Position::from_state(rules.board.kind, Side::X, start_state);
+    let all_in_memory = sol.order().iter().flatten().all(|&s| !s.is_stored() || sol.table(s).is_some());
     let start = sol.eval(&start_state).map(|e| {
-        let chances = leader_chances(sol, Policy::Perfect, Policy::Perfect);
+        let chances = match e {
+            // Optimal play keeps a game without chance to its value.
+            Eval::Dtm(v) => Some(match v {
+                Value::Win(_) => (1.0, 0.0, 0.0),
+                Value::Draw => (0.0, 1.0, 0.0),
+                Value::Loss(_) => (0.0, 0.0, 1.0),
+            }),
+            _ if all_in_memory => {
+                let c = leader_chances(sol, Policy::Perfect, Policy::Perfect);
+                Some((c.leader_wins, c.endless, c.leader_loses))
+            }
+            _ => None,
+        };
         StartReport {
             position: start_pos.to_string(),
             value: ValueReport::from_eval(e, den),
-            p_win: chances.leader_wins,
-            p_draw: chances.endless,
-            p_loss: chances.leader_loses,
+            p_win: chances.map(|c| c.0),
+            p_draw: chances.map(|c| c.1),
+            p_loss: chances.map(|c| c.2),
         }
     });
     let first_moves = if start.is_some() {
