@@ -326,7 +326,7 @@ impl<'a> Group<'a> {
     /// `v = a − b · v(successor)` at a node under its strategy, `b` in 72nds.
     #[inline]
     fn coef(&self, g: usize) -> (f64, u32) {
-        let p = g % self.n;
+        let p = if g < self.n { g } else { g - self.n };
         let m = self.mode[g];
         let (mut a, mut b) = (0.0, 0u32);
         if m & STAY_N != 0 {
@@ -364,73 +364,75 @@ impl<'a> Group<'a> {
     }
 
     fn evaluate_all(&mut self) {
-        let total = 2 * self.n;
+        let n = self.n;
+        let total = 2 * n;
+        let live = |x: usize| self.kind[if x < n { x } else { x - n }] == LIVE;
         // 0 new, 1 on the current path, 2 done.
         let mut seen = vec![0u8; total];
-        let mut path: Vec<u32> = Vec::new();
+        // The current path: node, `a` and the weight of its successor.
+        let mut path: Vec<(u32, f64, f64)> = Vec::new();
+        let mut val = std::mem::take(&mut self.val);
         for s in 0..total {
-            if self.kind[s % self.n] != LIVE || seen[s] == 2 {
+            if seen[s] == 2 || !live(s) {
                 continue;
             }
             path.clear();
             let mut x = s;
             loop {
-                if self.kind[x % self.n] != LIVE || seen[x] == 2 {
+                if seen[x] == 2 || !live(x) {
                     break;
                 }
                 if seen[x] == 1 {
-                    let j = path.iter().rposition(|&p| p as usize == x).expect("on the path");
-                    self.solve_cycle(&path[j..]);
-                    for &c in &path[j..] {
-                        seen[c as usize] = 2;
+                    let j = path.iter().rposition(|p| p.0 as usize == x).expect("on the path");
+                    self.solve_cycle(&path[j..], &mut val);
+                    for c in &path[j..] {
+                        seen[c.0 as usize] = 2;
                     }
                     break;
                 }
                 let (a, b) = self.coef(x);
                 if b == 0 {
-                    self.val[x] = a;
+                    val[x] = a;
                     seen[x] = 2;
                     break;
                 }
                 seen[x] = 1;
-                path.push(x as u32);
+                path.push((x as u32, a, self.stay(b)));
                 x = self.succ(x);
             }
-            for &p in path.iter().rev() {
+            for &(p, a, w) in path.iter().rev() {
                 let p = p as usize;
                 if seen[p] != 2 {
-                    let (a, b) = self.coef(p);
-                    self.val[p] = a - self.stay(b) * self.val[self.succ(p)];
+                    val[p] = a - w * val[self.succ(p)];
                     seen[p] = 2;
                 }
             }
         }
+        self.val = val;
     }
 
-    /// Values on a cycle `c0 → c1 → … → c0` of the functional graph.
-    fn solve_cycle(&mut self, cyc: &[u32]) {
+    /// Values on a cycle `c0 → c1 → … → c0` of the functional graph, each
+    /// node with its `a` and its successor's weight.
+    fn solve_cycle(&self, cyc: &[(u32, f64, f64)], val: &mut [f64]) {
         let k = cyc.len();
-        if self.lambda == 1.0 && cyc.iter().all(|&c| self.coef(c as usize).1 == 72) {
+        if self.lambda == 1.0 && cyc.iter().all(|c| c.2 == 1.0) {
             // Nobody ever leaves: endless play.
-            for &c in cyc {
-                self.val[c as usize] = 0.0;
+            for c in cyc {
+                val[c.0 as usize] = 0.0;
             }
             return;
         }
         // v(c_i) = alpha + beta · v(c0), from the end of the cycle back.
-        let (a, b) = self.coef(cyc[k - 1] as usize);
-        let (mut alpha, mut beta) = (a, -self.stay(b));
-        for i in (0..k - 1).rev() {
-            let (a, b) = self.coef(cyc[i] as usize);
-            let b = self.stay(b);
-            alpha = a - b * alpha;
-            beta *= -b;
+        let (_, a, w) = cyc[k - 1];
+        let (mut alpha, mut beta) = (a, -w);
+        for &(_, a, w) in cyc[..k - 1].iter().rev() {
+            alpha = a - w * alpha;
+            beta *= -w;
         }
-        self.val[cyc[0] as usize] = alpha / (1.0 - beta);
-        for i in (1..k).rev() {
-            let c = cyc[i] as usize;
-            let (a, b) = self.coef(c);
-            self.val[c] = a - self.stay(b) * self.val[self.succ(c)];
+        val[cyc[0].0 as usize] = alpha / (1.0 - beta);
+        for &(c, a, w) in cyc[1..].iter().rev() {
+            let c = c as usize;
+            val[c] = a - w * val[self.succ(c)];
         }
     }
 
