@@ -78,7 +78,7 @@ fn rota_random_v_random_agrees_with_the_exact_chance() {
 #[test]
 fn perfect_never_loses_a_game_it_need_not_lose() {
     let mut boards = vec![Rules::rota(), Rules::new(BoardKind::Three, Dice::None)];
-    boards.push(Rules::new(BoardKind::Three, Dice::None).with_diagonals(true));
+    boards.push(Rules::new(BoardKind::Three, Dice::None).with_diagonals(true).expect("three has diagonals"));
     boards.push(Rules::new(BoardKind::Six, Dice::None));
     for rules in boards {
         let (sol, bot) = perfect(rules);

@@ -14,7 +14,7 @@ fn perft_json_has_the_documented_keys() {
     assert_eq!(v["depth"], 3);
     assert_eq!(v["nodes"], 2136);
     assert!(v["seconds"].is_number() && v["nodes_per_second"].is_number());
-    let o = ludus(&["rithmo", "perft", "2", "--divide", "--parallel"]);
+    let o = ludus(&["rithmo", "perft", "2", "--divide", "--threads", "2"]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("b1-e1") && text.contains("perft(2) = 144"), "{text}");
 }

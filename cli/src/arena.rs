@@ -462,7 +462,7 @@ mod tests {
 
     #[test]
     fn merels_rules_survive_the_record() {
-        let mut r = Rules::new(BoardKind::Three, Dice::Murray).with_diagonals(true);
+        let mut r = Rules::new(BoardKind::Three, Dice::Murray).with_diagonals(true).expect("three has diagonals");
         r.flying = true;
         r.blocked = Blocked::Pass;
         r.special_72 = 9;

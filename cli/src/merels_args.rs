@@ -83,7 +83,7 @@ impl RuleArgs {
 impl MoreRuleArgs {
     pub fn apply(&self, mut rules: Rules) -> Result<Rules> {
         rules = rules
-            .try_with_diagonals(self.diagonals)
+            .with_diagonals(self.diagonals)
             .map_err(|e| CliError(format!("--diagonals: {e}")))?
             .try_with_special_72(self.special_72)?;
         rules.flying = self.flying;

@@ -163,12 +163,10 @@ enum RithmoCmd {
         /// Counts per first move
         #[arg(long)]
         divide: bool,
-        /// Threads counting at once [default: 1; --parallel: one per core]
-        #[arg(long, value_name = "T", value_parser = parse_threads)]
-        threads: Option<usize>,
-        /// Count on all cores (as --threads with one thread per core)
-        #[arg(long, conflicts_with = "threads")]
-        parallel: bool,
+        /// Threads counting at once (1, the default, is the single-core
+        /// figure generators are compared by)
+        #[arg(long, value_name = "T", value_parser = parse_threads, default_value_t = 1)]
+        threads: usize,
         /// One JSON object: {"depth", "nodes", "seconds", "nodes_per_second"}
         #[arg(long)]
         json: bool,
@@ -213,10 +211,9 @@ pub fn run(args: RithmoArgs) -> Result<()> {
             let (pos, rules) = position.resolve()?;
             play(pos, rules, side, &search)
         }
-        RithmoCmd::Perft { depth, position, divide: split, threads, parallel, json } => {
+        RithmoCmd::Perft { depth, position, divide: split, threads, json } => {
             let (pos, rules) = position.resolve()?;
-            let threads = if parallel { None } else { Some(threads.unwrap_or(1)) };
-            let pool = crate::common::pool(threads, u64::MAX)?;
+            let pool = crate::common::pool(Some(threads), u64::MAX)?;
             let parallel = pool.current_num_threads() > 1;
             let t = Instant::now();
             let (parts, nodes) = pool.install(|| {

@@ -128,8 +128,18 @@ fn blocked_player_passes_loses_or_draws() {
 }
 
 #[test]
+fn diagonals_exist_only_on_three() {
+    for kind in [BoardKind::Rota, BoardKind::Six, BoardKind::Nine] {
+        let e = Rules::new(kind, Dice::None).with_diagonals(true).expect_err("no diagonals off three");
+        assert!(e.to_string().contains("diagonals"), "{e}");
+        assert!(Rules::new(kind, Dice::None).with_diagonals(false).is_ok());
+    }
+    assert!(Rules::new(BoardKind::Three, Dice::None).with_diagonals(true).unwrap().board.diagonals);
+}
+
+#[test]
 fn three_with_diagonals_steps_through_the_centre() {
-    let rules = Rules::new(BoardKind::Three, Dice::None).with_diagonals(true);
+    let rules = Rules::new(BoardKind::Three, Dice::None).with_diagonals(true).expect("three has diagonals");
     let st = state(&rules, &["b2", "a1", "c2"], &["b1", "a2", "b3"], 0, 0);
     let m = moves(&rules, &st, Throw::None);
     assert!(m.contains(&"b2-c3".to_string()) && m.contains(&"b2-a3".to_string()) && m.contains(&"b2-c1".to_string()));

@@ -54,7 +54,7 @@ fn boards() -> Vec<Rules> {
             if kind == BoardKind::Rota && diag {
                 continue;
             }
-            v.push(Rules::new(kind, Dice::None).with_diagonals(diag));
+            v.push(Rules::new(kind, Dice::None).with_diagonals(diag).expect("diagonals only on three"));
         }
     }
     v
@@ -141,7 +141,9 @@ fn schaedler_equals_exact_strategy_iteration() {
                     blocked,
                     flying,
                     special_72: special,
-                    ..Rules::new(base.board.kind, Dice::Schaedler).with_diagonals(base.board.diagonals)
+                    ..Rules::new(base.board.kind, Dice::Schaedler)
+                        .with_diagonals(base.board.diagonals)
+                        .expect("the same board")
                 };
                 let sol = Solution::solve_with(rules, &Default::default(), &Silent).unwrap();
                 let exact = Exact::build(&rules, &[State::start(rules.men())]).solve();
@@ -171,7 +173,8 @@ fn schaedler_six_endgame_equals_exact_strategy_iteration() {
 #[test]
 fn schaedler_without_special_throws_is_the_game_without_dice() {
     for base in boards() {
-        let mut s = Rules::new(base.board.kind, Dice::Schaedler).with_diagonals(base.board.diagonals);
+        let mut s =
+            Rules::new(base.board.kind, Dice::Schaedler).with_diagonals(base.board.diagonals).expect("the same board");
         s.special_72 = 0;
         let n = Rules { placement_mills: PlacementMills::Forbidden, ..base };
         let a = Solution::solve_with(s, &Default::default(), &Silent).unwrap();

@@ -119,7 +119,7 @@ fn perfect_play_descends_the_progress_ranks() {
     use solver::merels::perfect::best_moves;
     use solver::merels::value::TIE;
     let three = Rules::new(BoardKind::Three, Dice::Schaedler);
-    let diagonals = three.with_diagonals(true);
+    let diagonals = three.with_diagonals(true).expect("three has diagonals");
     let six = Rules::new(BoardKind::Six, Dice::Schaedler);
     let (mut ranked, mut filtered) = (0, 0);
     for (rules, max_men) in [(three, None), (diagonals, None), (six, Some(7))] {

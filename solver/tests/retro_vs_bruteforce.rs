@@ -22,7 +22,7 @@ fn rule_sets() -> Vec<Rules> {
             for blocked in [Blocked::Lose, Blocked::Pass, Blocked::Draw] {
                 for pm in [PlacementMills::Count, PlacementMills::Forbidden] {
                     for flying in [false, true] {
-                        let mut r = Rules::new(kind, Dice::None).with_diagonals(diag);
+                        let mut r = Rules::new(kind, Dice::None).with_diagonals(diag).expect("diagonals only on three");
                         r.blocked = blocked;
                         r.placement_mills = pm;
                         r.flying = flying;

@@ -111,9 +111,8 @@ fn board_json(board: &Board) -> Value {
 async fn board(q: Result<Query<Vec<(String, String)>>, QueryRejection>) -> ApiResult<Json<Value>> {
     let p = Params::new(q, &["board", "diagonals"])?;
     let kind: BoardKind = p.get("board").ok_or("parameter 'board' is missing (rota, three, six or nine)")?.parse()?;
-    let rules = Rules::new(kind, Dice::None)
-        .try_with_diagonals(p.flag("diagonals")?)
-        .map_err(|e| ApiError::bad(e.to_string()))?;
+    let rules =
+        Rules::new(kind, Dice::None).with_diagonals(p.flag("diagonals")?).map_err(|e| ApiError::bad(e.to_string()))?;
     Ok(Json(board_json(rules.board)))
 }
 

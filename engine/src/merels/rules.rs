@@ -209,21 +209,14 @@ impl Rules {
         Rules::new(BoardKind::Rota, Dice::None)
     }
 
-    /// The same rules with or without diagonals; they exist only on the
-    /// `three` board and are ignored on the others (see
-    /// [`Rules::try_with_diagonals`], which refuses them there).
-    pub fn with_diagonals(mut self, on: bool) -> Rules {
-        self.board = Board::get(self.board.kind, on);
-        self
-    }
-
     /// The same rules with or without diagonals, refusing diagonals on a
-    /// board other than `three`.
-    pub fn try_with_diagonals(self, on: bool) -> Result<Rules, RulesError> {
+    /// board other than `three` (the only one that has them).
+    pub fn with_diagonals(mut self, on: bool) -> Result<Rules, RulesError> {
         if on && self.board.kind != BoardKind::Three {
             return Err(RulesError::Diagonals(self.board.kind));
         }
-        Ok(self.with_diagonals(on))
+        self.board = Board::get(self.board.kind, on);
+        Ok(self)
     }
 
     /// The same rules with a special throw of `n` in 72, refusing more than
@@ -328,7 +321,7 @@ impl TryFrom<RulesRecord> for Rules {
             blocked: r.blocked,
             ..Rules::new(r.board, r.dice)
         };
-        rules.try_with_diagonals(r.diagonals)?.try_with_special_72(r.special_72)
+        rules.with_diagonals(r.diagonals)?.try_with_special_72(r.special_72)
     }
 }
 
