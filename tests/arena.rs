@@ -237,7 +237,7 @@ fn records_replay_on_the_terminal_board() {
     assert_eq!((g["a"].as_str(), g["b"].as_str()), (Some("greedy"), Some("random")));
     assert_eq!(g["rules"]["board"], "rota");
     let moves = g["moves"].as_array().unwrap();
-    let o = ludus(&["replay", p, "--game", "3"]);
+    let o = ludus(&["replay", p, "--index", "3"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(text.contains(&format!("ply 1: x plays {}", moves[0].as_str().unwrap())), "{text}");
@@ -270,7 +270,7 @@ fn records_replay_on_the_terminal_board() {
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("\"dice\":\"schaedler\""), "{text}");
     assert!(text.contains("normal:"), "{text}");
-    let o = ludus(&["replay", p, "--game", "1"]);
+    let o = ludus(&["replay", p, "--index", "1"]);
     assert!(o.status.success(), "{}", stderr(&o));
 
     // Rithmomachia.
@@ -293,7 +293,7 @@ fn records_replay_on_the_terminal_board() {
         "--json",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let o = ludus(&["replay", p, "--game", "0"]);
+    let o = ludus(&["replay", p, "--index", "0"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(text.contains("ply 30: Odd plays"), "{text}");
@@ -364,7 +364,7 @@ fn bad_input_exits_2_with_a_message() {
         (&["arena", "--game", "rota", "--a", "random"], "required"),
         (&["replay", "/nonexistent/games.jsonl"], "cannot read"),
         (&["replay", rec.to_str().unwrap()], "line 1"),
-        (&["replay", good.to_str().unwrap(), "--game", "5"], "has no game 5"),
+        (&["replay", good.to_str().unwrap(), "--index", "5"], "has no game 5"),
     ];
     for (args, want) in cases {
         let o = ludus(args);

@@ -166,18 +166,18 @@ fn replay_recomputes_the_result_from_the_moves() {
         cut[decided]["moves"] = serde_json::json!(moves[..moves.len() / 2]);
         cut[decided]["plies"] = serde_json::json!(moves.len() / 2);
         rewrite(&path, &cut);
-        refused(&["replay", p, "--game", &k], "the record says");
+        refused(&["replay", p, "--index", &k], "the record says");
         // The result or the winner edited.
         let mut edited = games.clone();
         let other = if edited[decided]["result"] == "first" { "second" } else { "first" };
         edited[decided]["result"] = serde_json::json!(other);
         rewrite(&path, &edited);
-        refused(&["replay", p, "--game", &k], "the record says");
+        refused(&["replay", p, "--index", &k], "the record says");
         let mut edited = games.clone();
         let w = if edited[decided]["winner"] == "a" { "b" } else { "a" };
         edited[decided]["winner"] = serde_json::json!(w);
         rewrite(&path, &edited);
-        refused(&["replay", p, "--game", &k], "does not agree");
+        refused(&["replay", p, "--index", &k], "does not agree");
     }
 }
 

@@ -98,7 +98,7 @@ pub struct ArenaArgs {
     hash: usize,
 }
 
-fn parse_spec(s: &str) -> std::result::Result<Spec, String> {
+fn parse_spec(s: &str) -> std::result::Result<Spec, engine::players::ParseSpecError> {
     s.parse()
 }
 
@@ -150,8 +150,8 @@ fn run_merels(args: &ArenaArgs) -> Result<()> {
             let bars = Bars::new(args.quiet || args.json);
             // Rota and three solve in an instant: no files for them.
             let db = if matches!(kind, BoardKind::Six | BoardKind::Nine) { args.db.dir() } else { None };
-            let sol = solution_for_play(rules, db, &bars).map_err(CliError)?;
-            perfect = Some(Arc::new(PerfectBot::new(Arc::new(sol)).map_err(CliError)?));
+            let sol = solution_for_play(rules, db, &bars)?;
+            perfect = Some(Arc::new(PerfectBot::new(Arc::new(sol))?));
         }
         Ok(Box::new(SharedBot(perfect.clone().expect("made above"))))
     };
@@ -234,14 +234,11 @@ fn play_match<G: Game>(
     };
     // One game loop, with or without the test; its verdict, if any, beside
     // the summary.
-    let play = |each: &mut dyn FnMut(&GameLog) -> std::result::Result<(), String>| {
-        let illegal = |e: String| CliError(format!("illegal action: {e}"));
-        match &test {
-            None => Ok((arena::run_with(game, a, b, &cfg, &|| bar.inc(1), each).map_err(illegal)?, None)),
-            Some(test) => {
-                let r = arena::run_sprt(game, a, b, &cfg, test, &|| bar.inc(1), each).map_err(illegal)?;
-                Ok::<_, CliError>((r.summary, Some((*test, r.decision, r.llr))))
-            }
+    let play = |each: &mut dyn FnMut(&GameLog) -> std::io::Result<()>| match &test {
+        None => Ok((arena::run_with(game, a, b, &cfg, &|| bar.inc(1), each)?, None)),
+        Some(test) => {
+            let r = arena::run_sprt(game, a, b, &cfg, test, &|| bar.inc(1), each)?;
+            Ok::<_, arena::MatchError>((r.summary, Some((*test, r.decision, r.llr))))
         }
     };
     // The record is written game by game as the match goes, and appears
@@ -250,14 +247,21 @@ fn play_match<G: Game>(
         None => play(&mut |_| Ok(()))?,
         Some(path) => {
             let mut played = None;
-            engine::file::write_atomic_with(path, |w| {
-                let mut each = |g: &GameLog| {
-                    use std::io::Write as _;
-                    writeln!(w, "{}", record_line(args, setup, g)).map_err(|e| e.to_string())
-                };
-                played = Some(play(&mut each).map_err(|e| std::io::Error::other(e.0))?);
-                Ok(())
+            let written = engine::file::write_atomic_with(path, |w| {
+                use std::io::Write as _;
+                let result = play(&mut |g: &GameLog| writeln!(w, "{}", record_line(args, setup, g)));
+                let ok = result.is_ok();
+                played = Some(result);
+                // A match that stops leaves no record behind.
+                if ok { Ok(()) } else { Err(std::io::Error::other("the match stopped")) }
+            });
+            let played = played.transpose().map_err(|e| match e {
+                arena::MatchError::Each(source) => {
+                    CliError::from(engine::file::WriteError::Io { path: path.clone(), source })
+                }
+                e => e.into(),
             })?;
+            written?;
             played.expect("the match was played")
         }
     };
@@ -316,7 +320,7 @@ fn play_match<G: Game>(
         println!("(a bot plays by the clock: the games depend on the machine's speed, not on the seed alone)");
     }
     if let Some(path) = &args.record {
-        println!("Games recorded in {} (ludus replay {} --game K)", path.display(), path.display());
+        println!("Games recorded in {} (ludus replay {} --index K)", path.display(), path.display());
     }
     Ok(())
 }

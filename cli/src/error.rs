@@ -33,7 +33,37 @@ impl From<std::io::Error> for CliError {
     }
 }
 
-/// Typed errors of the library, each shown by its own `Display`.
+/// Calls `$apply!` with every typed error of the library a command can
+/// meet, each shown by its own `Display`: the one list, for the command
+/// line ([`CliError`]) and the web server (its `ApiError`).
+macro_rules! library_errors {
+    ($apply:ident) => {
+        $apply!(
+            engine::file::WriteError,
+            engine::rithmo::MoveError,
+            engine::rithmo::ParseMoveError,
+            engine::rithmo::ParseSquareError,
+            engine::rithmo::ParseVictoryError,
+            engine::rithmo::ParseRfenError,
+            engine::rithmo::TableTooLarge,
+            engine::merels::MoveError,
+            engine::merels::ParsePositionError,
+            engine::merels::RulesError,
+            engine::names::UnknownName,
+            engine::players::DepthError,
+            engine::players::ParseSpecError,
+            engine::wibold::PlayersError,
+            engine::wibold::ParseRollError,
+            engine::wibold::UnknownVirtue,
+            engine::arena::SprtError,
+            engine::arena::MatchError,
+            solver::merels::SolveError,
+            serde_json::Error,
+        );
+    };
+}
+pub(crate) use library_errors;
+
 macro_rules! from_display {
     ($($t:ty),* $(,)?) => {$(
         impl From<$t> for CliError {
@@ -44,20 +74,7 @@ macro_rules! from_display {
     )*};
 }
 
-from_display!(
-    engine::file::WriteError,
-    engine::rithmo::MoveError,
-    engine::rithmo::ParseRfenError,
-    engine::rithmo::TableTooLarge,
-    engine::merels::MoveError,
-    engine::merels::ParsePositionError,
-    engine::merels::RulesError,
-    engine::names::UnknownName,
-    engine::players::DepthError,
-    engine::wibold::PlayersError,
-    solver::merels::SolveError,
-    serde_json::Error,
-);
+library_errors!(from_display);
 
 pub type Result<T> = std::result::Result<T, CliError>;
 

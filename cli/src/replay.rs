@@ -23,9 +23,10 @@ const MAX_LINE: u64 = 4 << 20;
 pub struct ReplayArgs {
     /// A record written by `ludus arena --record FILE`
     file: PathBuf,
-    /// The game's index in the match
+    /// The game's index in the match (its "index" in the record; games
+    /// are numbered from 0)
     #[arg(long, value_name = "K", default_value_t = 0)]
-    game: u64,
+    index: u64,
     /// Wait after each move when standard input is a terminal: Enter goes
     /// on, b steps back, q quits
     #[arg(long)]
@@ -85,7 +86,7 @@ fn result_name(o: Option<Outcome>) -> &'static str {
 
 pub fn run(args: ReplayArgs) -> Result<()> {
     let path = &args.file;
-    let (line, record) = find_record(path, args.game)?;
+    let (line, record) = find_record(path, args.index)?;
     let bad = |what: String| CliError(format!("line {line} of {}: {what}", path.display()));
     let moves: Vec<String> = record["moves"]
         .as_array()
@@ -101,7 +102,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     let spec = |k: &str| record[k].as_str().unwrap_or("?").to_string();
     println!(
         "Game {} of the match (seed {}): {} moves first, {} second",
-        args.game,
+        args.index,
         record["seed"],
         format_args!("{} ({})", first.to_uppercase(), spec(first)),
         format_args!("{} ({})", second.to_uppercase(), spec(second)),

@@ -489,7 +489,7 @@ fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Resu
                 }
                 text => match pos.parse_move(text, &rules) {
                     Ok(m) => {
-                        game.play(m).map_err(CliError)?;
+                        game.play(m)?;
                         shown = false;
                     }
                     Err(e) => println!("{e}"),
@@ -501,7 +501,7 @@ fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Resu
             let Some(&m) = r.pv.first() else { return Err(CliError("the engine found no move".into())) };
             let mover = pos.side_to_move();
             println!("{mover} plays {m}   ({}; depth {}, {} nodes)", score_for(mover, r.score), r.depth, r.nodes);
-            game.play(m).map_err(CliError)?;
+            game.play(m)?;
             print!("{}", board(game.position()));
             shown = true;
         }

@@ -313,8 +313,7 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
         let done =
             logs.len().is_multiple_of(50) && logs.len() >= args.min_games && half < args.half_width && half > 0.0;
         Ok(if done { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
-    })
-    .map_err(CliError)?;
+    })?;
     let summary = results.summary();
     bar.finish_and_clear();
     let mut tally = Tally::default();

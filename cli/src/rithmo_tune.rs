@@ -87,7 +87,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
     let (a, b) = (bot(args.depth, current, args.opening), bot(args.depth, current, args.opening));
     let cfg = Config { games: args.games, seed: args.seed, max_plies: 1000, threads };
     let bar = counter(args.games as u64, "self-play games", hidden);
-    let logs = arena::run(&game, a.as_ref(), b.as_ref(), &cfg, &|| bar.inc(1)).map_err(CliError)?;
+    let logs = arena::run(&game, a.as_ref(), b.as_ref(), &cfg, &|| bar.inc(1))?;
     bar.finish_and_clear();
     let mut data: Vec<Sample> = Vec::new();
     for g in &logs {
@@ -103,8 +103,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
     let (a, b) = (bot(args.match_depth, tuned, args.opening), bot(args.match_depth, current, args.opening));
     let cfg = Config { games: args.max_games, seed: args.seed + 1, max_plies: 1000, threads };
     let bar = counter(args.max_games as u64, "test games", hidden);
-    let r = arena::run_sprt(&game, a.as_ref(), b.as_ref(), &cfg, &test, &|| bar.inc(1), &mut |_| Ok(()))
-        .map_err(CliError)?;
+    let r = arena::run_sprt(&game, a.as_ref(), b.as_ref(), &cfg, &test, &|| bar.inc(1), &mut |_| Ok(()))?;
     bar.finish_and_clear();
     let s = r.summary.clone();
     let secs = t.elapsed().as_secs_f64();

@@ -8,6 +8,8 @@
 //! action is a bug, reported as an error. A game longer than the ply limit
 //! is a draw.
 
+use std::fmt;
+use std::io;
 use std::ops::ControlFlow;
 
 use rand::Rng as _;
@@ -78,6 +80,8 @@ impl std::fmt::Display for IllegalAction {
         )
     }
 }
+
+impl std::error::Error for IllegalAction {}
 
 /// Plays one game: `bots[p]` is player `p`; `agent_seeds[p]` seeds its agent.
 pub fn play_game<G: Game>(
@@ -163,13 +167,46 @@ pub fn run<G: Game>(
     b: &dyn Bot<G>,
     cfg: &Config,
     progress: &(dyn Fn() + Sync),
-) -> Result<Vec<GameLog>, String> {
+) -> Result<Vec<GameLog>, MatchError> {
     let mut logs = Vec::with_capacity(cfg.games);
     run_with(game, a, b, cfg, progress, &mut |g| {
         logs.push(g.clone());
         Ok(())
     })?;
     Ok(logs)
+}
+
+/// Why a match stopped before its end.
+#[derive(Debug)]
+pub enum MatchError {
+    /// The threads asked for could not be started.
+    Threads { threads: usize, error: rayon::ThreadPoolBuildError },
+    /// A bot chose an illegal action in game `index` (seed `seed`).
+    Illegal { index: usize, seed: u64, error: IllegalAction },
+    /// Handing a game on (writing its record, say) failed.
+    Each(io::Error),
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::Threads { threads, error } => write!(f, "cannot start {threads} threads: {error}"),
+            MatchError::Illegal { index, seed, error } => {
+                write!(f, "illegal action in game {index} (seed {seed}): {error}")
+            }
+            MatchError::Each(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MatchError::Threads { error, .. } => Some(error),
+            MatchError::Illegal { error, .. } => Some(error),
+            MatchError::Each(e) => Some(e),
+        }
+    }
 }
 
 /// Plays a match in constant memory: games are played in parallel a chunk
@@ -182,8 +219,8 @@ pub fn run_with<G: Game>(
     b: &dyn Bot<G>,
     cfg: &Config,
     progress: &(dyn Fn() + Sync),
-    each: &mut dyn FnMut(&GameLog) -> Result<(), String>,
-) -> Result<Summary, String> {
+    each: &mut dyn FnMut(&GameLog) -> io::Result<()>,
+) -> Result<Summary, MatchError> {
     let mut tally = Tally::default();
     run_until(game, a, b, cfg, CHUNK, progress, &mut |g| {
         each(g)?;
@@ -205,12 +242,12 @@ pub fn run_until<G: Game>(
     cfg: &Config,
     batch: usize,
     progress: &(dyn Fn() + Sync),
-    each: &mut dyn FnMut(&GameLog) -> Result<ControlFlow<()>, String>,
-) -> Result<(), String> {
+    each: &mut dyn FnMut(&GameLog) -> io::Result<ControlFlow<()>>,
+) -> Result<(), MatchError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()
-        .map_err(|e| format!("cannot start {} threads: {e}", cfg.threads))?;
+        .map_err(|error| MatchError::Threads { threads: cfg.threads, error })?;
     for first in (0..cfg.games).step_by(batch.max(1)) {
         let part = first..(first + batch.max(1)).min(cfg.games);
         let logs: Vec<GameLog> = pool.install(|| {
@@ -220,10 +257,10 @@ pub fn run_until<G: Game>(
                     progress();
                     Ok(g)
                 })
-                .collect::<Result<_, String>>()
+                .collect::<Result<_, MatchError>>()
         })?;
         for g in &logs {
-            if each(g)?.is_break() {
+            if each(g).map_err(MatchError::Each)?.is_break() {
                 return Ok(());
             }
         }
@@ -239,13 +276,16 @@ fn play_indexed<G: Game>(
     b: &dyn Bot<G>,
     cfg: &Config,
     index: usize,
-) -> Result<GameLog, String> {
+) -> Result<GameLog, MatchError> {
     let seed = game_seed(cfg.seed, index);
     let a_first = index.is_multiple_of(2);
     let (sa, sb) = (mix(seed ^ 0xA), mix(seed ^ 0xB));
     let (bots, seeds) = if a_first { ([a, b], [sa, sb]) } else { ([b, a], [sb, sa]) };
-    let played =
-        play_game(game, bots, seed, seeds, cfg.max_plies).map_err(|e| format!("game {index} (seed {seed}): {e}"))?;
+    let played = play_game(game, bots, seed, seeds, cfg.max_plies).map_err(|error| MatchError::Illegal {
+        index,
+        seed,
+        error,
+    })?;
     Ok(GameLog { index, seed, a_first, played })
 }
 
@@ -340,15 +380,39 @@ pub fn expected_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
+/// An SPRT that cannot be run as asked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SprtError {
+    /// The hypotheses are not finite, or elo0 is not below elo1.
+    Hypotheses { elo0: f64, elo1: f64 },
+    /// An error rate (`alpha` or `beta`) not strictly between 0 and 0.5.
+    ErrorRate { name: &'static str, p: f64 },
+}
+
+impl fmt::Display for SprtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SprtError::Hypotheses { elo0, elo1 } => {
+                write!(f, "SPRT hypotheses elo0 = {elo0}, elo1 = {elo1}: elo0 must be below elo1")
+            }
+            SprtError::ErrorRate { name, p } => {
+                write!(f, "SPRT {name} = {p}: choose an error rate above 0 and below 0.5")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SprtError {}
+
 impl Sprt {
     /// Checks the hypotheses and error rates.
-    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, SprtError> {
         if !(elo0.is_finite() && elo1.is_finite()) || elo0 >= elo1 {
-            return Err(format!("SPRT hypotheses elo0 = {elo0}, elo1 = {elo1}: elo0 must be below elo1"));
+            return Err(SprtError::Hypotheses { elo0, elo1 });
         }
         for (name, p) in [("alpha", alpha), ("beta", beta)] {
             if !(p > 0.0 && p < 0.5) {
-                return Err(format!("SPRT {name} = {p}: choose an error rate above 0 and below 0.5"));
+                return Err(SprtError::ErrorRate { name, p });
             }
         }
         Ok(Sprt { elo0, elo1, alpha, beta })
@@ -416,8 +480,8 @@ pub fn run_sprt<G: Game>(
     cfg: &Config,
     sprt: &Sprt,
     progress: &(dyn Fn() + Sync),
-    each: &mut dyn FnMut(&GameLog) -> Result<(), String>,
-) -> Result<SprtRun, String> {
+    each: &mut dyn FnMut(&GameLog) -> io::Result<()>,
+) -> Result<SprtRun, MatchError> {
     let threads = if cfg.threads == 0 { rayon::current_num_threads() } else { cfg.threads };
     let batch = (4 * threads).max(2).next_multiple_of(2);
     let mut tally = Tally::default();
@@ -628,9 +692,9 @@ mod tests {
         assert!(t.llr(&early) > hi);
         assert_eq!(t.decide(&early), Decision::Continue);
         assert_eq!(t.decide(&Wdl { wins: 29, draws: 0, losses: 1 }), Decision::AcceptH1);
-        assert!(Sprt::new(5.0, 0.0, 0.05, 0.05).is_err());
-        assert!(Sprt::new(0.0, 5.0, 0.0, 0.05).is_err());
-        assert!(Sprt::new(0.0, 5.0, 0.05, 0.5).is_err());
+        assert_eq!(Sprt::new(5.0, 0.0, 0.05, 0.05).err(), Some(SprtError::Hypotheses { elo0: 5.0, elo1: 0.0 }));
+        assert_eq!(Sprt::new(0.0, 5.0, 0.0, 0.05).err(), Some(SprtError::ErrorRate { name: "alpha", p: 0.0 }));
+        assert_eq!(Sprt::new(0.0, 5.0, 0.05, 0.5).err(), Some(SprtError::ErrorRate { name: "beta", p: 0.5 }));
     }
 
     #[test]

@@ -335,10 +335,37 @@ fn action_notation_parses_and_rejects_unknown_points() {
         let a = Action::parse(s, nine).unwrap();
         assert_eq!(a.display(nine).to_string(), s);
     }
+    use engine::merels::ParseActionError as E;
     let e = Action::parse("a1-z9", nine).unwrap_err();
-    assert!(e.contains("'z9'") && e.contains("not a point"), "{e}");
-    assert!(Action::parse("a1+a4+b4", nine).unwrap_err().contains("not a line"));
-    assert!(Action::parse("d1x", nine).unwrap_err().contains("followed by"));
+    assert_eq!(e, E::UnknownPoint { text: "a1-z9".into(), name: "z9".into(), board: BoardKind::Nine });
+    assert!(e.to_string().contains("'z9'") && e.to_string().contains("not a point"), "{e}");
+    assert_eq!(Action::parse("a1+a4+b4", nine), Err(E::NotALine { text: "a1+a4+b4".into(), board: BoardKind::Nine }));
+    assert_eq!(Action::parse("d1x", nine), Err(E::NoRemoval { text: "d1x".into() }));
+    assert_eq!(Action::parse("d1xa1xa1", nine), Err(E::RemovedTwice { text: "d1xa1xa1".into(), point: "a1".into() }));
+    assert_eq!(Action::parse("xa1", nine), Err(E::NoPoint { text: "xa1".into() }));
+}
+
+#[test]
+fn position_errors_are_typed() {
+    use engine::merels::ParsePositionError as E;
+    let cases = [
+        ("three:......... x 3", E::Fields { text: "three:......... x 3".into(), found: 3 }),
+        ("three......... x 3 3", E::NoBoard { field: "three.........".into() }),
+        ("three:........ x 3 3", E::Points { board: BoardKind::Three, points: "........".into(), found: 8 }),
+        (
+            "three:....q.... x 3 3",
+            E::Character { board: BoardKind::Three, points: "....q....".into(), at: 4, found: 'q' },
+        ),
+        ("three:......... z 3 3", E::Side("z".into())),
+        ("three:......... x 4 3", E::Hand { side: Side::X, text: "4".into(), board: BoardKind::Three }),
+        ("three:......... x 3 -1", E::Hand { side: Side::O, text: "-1".into(), board: BoardKind::Three }),
+    ];
+    for (text, want) in cases {
+        assert_eq!(text.parse::<Position>(), Err(want), "{text}");
+    }
+    let e = "ten:......... x 3 3".parse::<Position>().unwrap_err();
+    assert!(matches!(&e, E::Board(u) if u.given == "ten"), "{e}");
+    assert!(e.to_string().starts_with("invalid position: unknown board 'ten'"), "{e}");
 }
 
 #[test]

@@ -5,7 +5,9 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use engine::rithmo::{Game, Move, Position, Reason, RuleSet, Side, Square, Status, Victory, perft};
+use engine::rithmo::{
+    Game, Move, MoveError, ParseMoveError, Position, Reason, RuleSet, Side, Square, Status, Victory, perft,
+};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -269,7 +271,56 @@ fn no_move_loses_and_quiet_plies_draw() {
     let mut g = Game::new(text.parse().unwrap(), rules);
     g.play("a1-a2".parse().unwrap()).unwrap();
     assert_eq!(g.status(), Status::Drawn(Reason::QuietPlies));
-    assert!(g.play("h16-h15".parse().unwrap()).is_err());
+    assert!(matches!(g.play("h16-h15".parse().unwrap()), Err(MoveError::GameOver { .. })));
+}
+
+#[test]
+fn rfen_errors_are_typed() {
+    use engine::rithmo::{CounterProblem as C, ParseRfenError as E, RfenCounter, TokenProblem as T};
+    let board = |first: &str| format!("{first}/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8");
+    let token = |rank: u8, token: &str, problem: T| E::Rank { rank, token: token.into(), problem };
+    let cases = [
+        ("8/8 e - - 0 1".to_string(), E::Ranks(2)),
+        (format!("{} e - -", board("8")), E::Fields(4)),
+        (format!("{} e - - 0 1", board("9")), token(16, "9", T::EmptyCount)),
+        (format!("{} e - - 0 1", board("x3,7")), token(16, "x3", T::UnknownLetter('x'))),
+        (format!("{} e - - 0 1", board("C0,7")), token(16, "C0", T::ValueRange)),
+        (format!("{} e - - 0 1", board("C3a,7")), token(16, "C3a", T::NotAValue)),
+        (format!("{} e - - 0 1", board("8,C3")), token(16, "C3", T::BeyondFileH)),
+        (format!("{} e - - 0 1", board("C3,,6")), token(16, "", T::Empty)),
+        (format!("{} e - - 0 1", board("P[S3.c4],7")), token(16, "c4", T::LayerCase)),
+        (format!("{} e - - 0 1", board("P[],7")), token(16, "P[]", T::PyramidEmpty)),
+        (format!("{} e - - 0 1", board("P[S3,7")), token(16, "P[S3", T::PyramidSyntax)),
+        (format!("{} e - - 0 1", board("P[P[S3]],7")), token(16, "P[S3]", T::PyramidNotAMan)),
+        (format!("{} e - - 0 1", board("C3,6")), E::RankWidth { rank: 16, text: "C3,6".into(), squares: 7 }),
+        (format!("{} w - - 0 1", board("8")), E::Side("w".into())),
+        (format!("{} e C3 - 0 1", board("8")), E::Captured { by: Side::Even, token: "C3".into(), problem: T::OwnMan }),
+        (
+            format!("{} e - P3 0 1", board("8")),
+            E::Captured { by: Side::Odd, token: "P3".into(), problem: T::PyramidNotAMan },
+        ),
+        (
+            format!("{} e - - x 1", board("8")),
+            E::Counter { counter: RfenCounter::Plies, text: "x".into(), problem: C::NotANumber },
+        ),
+        (
+            format!("{} e - - 0 99999", board("8")),
+            E::Counter { counter: RfenCounter::MoveNumber, text: "99999".into(), problem: C::TooLarge },
+        ),
+        (
+            format!("{} e - - 0 0", board("8")),
+            E::Counter { counter: RfenCounter::MoveNumber, text: "0".into(), problem: C::Zero },
+        ),
+    ];
+    for (text, want) in cases {
+        assert_eq!(text.parse::<Position>().unwrap_err(), want, "{text}");
+    }
+    let layers = ["S1"; 9].join(".");
+    let e = format!("{} e - - 0 1", board(&format!("P[{layers}],7"))).parse::<Position>().unwrap_err();
+    assert!(matches!(e, E::Rank { problem: T::TooManyLayers, .. }), "{e}");
+    let pyramids = "8/".repeat(7) + &["P[S1],7"; 9].join("/");
+    let e = format!("{pyramids} e - - 0 1").parse::<Position>().unwrap_err();
+    assert!(matches!(e, E::Rank { rank: 1, problem: T::TooManyPyramids, .. }), "{e}");
 }
 
 #[test]
@@ -296,7 +347,14 @@ fn rfen_round_trips_and_errors_name_the_token() {
     }
     for (m, want) in [("c4c5", "not a move"), ("z4-c5", "'z4'"), ("c4-c17", "'c17'"), ("c4-", "''")] {
         let e = m.parse::<Move>().unwrap_err();
-        assert!(e.contains(want), "{m}: {e}");
+        assert!(e.to_string().contains(want), "{m}: {e}");
+        match e {
+            ParseMoveError::NoMark { text } => assert_eq!((text.as_str(), want), (m, "not a move")),
+            ParseMoveError::Square { text, square } => {
+                assert_eq!(text, m);
+                assert_eq!(format!("'{}'", square.text), want);
+            }
+        }
     }
 }
 

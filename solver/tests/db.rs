@@ -139,12 +139,64 @@ fn an_interrupted_solve_resumes_where_it_stopped() {
 }
 
 #[test]
+fn sector_files_are_refused_with_what_is_wrong() {
+    use solver::merels::db::{Corruption, Db, DbError};
+    use solver::merels::{BoardTables, Indexer};
+    let dir = temp("typed");
+    let rules = Rules::new(BoardKind::Three, Dice::None);
+    let first = Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
+    let db = first.database().unwrap().clone();
+    let target = Sector { w: 3, wf: 0, b: 3, bf: 0 };
+    let indexer = || Indexer::new(BoardTables::new(rules.board), target);
+    let path = db.path(target);
+    let good = fs::read(&path).unwrap();
+    assert!(db.load(indexer()).is_ok());
+    let problem = |bytes: &[u8]| {
+        fs::write(&path, bytes).unwrap();
+        match db.load(indexer()) {
+            Err(DbError::Corrupt { path: p, problem }) => {
+                assert_eq!(p, path);
+                problem
+            }
+            other => panic!("{:?}", other.map(|_| ())),
+        }
+    };
+    assert_eq!(problem(b"hello"), Corruption::NotASectorFile);
+    let mut bad = good.clone();
+    *bad.last_mut().unwrap() ^= 1;
+    assert_eq!(problem(&bad), Corruption::Checksum);
+    let payload = good.len() as u64 - 128;
+    assert_eq!(problem(&good[..good.len() - 1]), Corruption::Truncated { payload: payload - 1, header: payload });
+    let mut long = good.clone();
+    long.push(0);
+    assert_eq!(problem(&long), Corruption::TooLong { payload: payload + 1, header: payload });
+    let mut version = good.clone();
+    version[8] = 99;
+    assert_eq!(problem(&version), Corruption::Version(99));
+    // The file of another sector under this one's name.
+    let other = Sector { w: 3, wf: 0, b: 2, bf: 1 };
+    let foreign = fs::read(db.path(other)).unwrap_or_default();
+    if !foreign.is_empty() {
+        assert!(matches!(problem(&foreign), Corruption::OtherSector { .. } | Corruption::Indices { .. }));
+    }
+    fs::remove_file(&path).unwrap();
+    assert!(matches!(db.load(indexer()), Err(DbError::Missing)));
+    // Another rules' directory holding this file.
+    let flying = Db::new(&dir, Rules { flying: true, ..rules });
+    fs::create_dir_all(flying.dir()).unwrap();
+    fs::write(flying.path(target), &good).unwrap();
+    assert!(matches!(flying.load(indexer()), Err(DbError::Corrupt { problem: Corruption::OtherRules(_), .. })));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_group_too_large_for_the_memory_limit_is_refused() {
     let dir = temp("memory");
     let rules = Rules::new(BoardKind::Six, Dice::None);
     let opts = SolveOptions { memory_limit: 200_000, ..opts(&dir) };
     let e = Solution::solve_with(rules, &opts, &Silent).err().expect("refused");
-    assert!(e.0.contains("needs about") && e.0.contains("GiB"), "{e}");
+    assert!(matches!(e, solver::merels::SolveError::Memory { need, limit: 200_000, .. } if need > 200_000), "{e}");
+    assert!(e.to_string().contains("needs about") && e.to_string().contains("GiB"), "{e}");
     fs::remove_dir_all(&dir).ok();
 }
 

@@ -49,11 +49,17 @@ impl From<CliError> for ApiError {
     }
 }
 
-impl From<engine::names::UnknownName> for ApiError {
-    fn from(e: engine::names::UnknownName) -> ApiError {
-        ApiError::bad(e.to_string())
-    }
+macro_rules! bad_request {
+    ($($t:ty),* $(,)?) => {$(
+        impl From<$t> for ApiError {
+            fn from(e: $t) -> ApiError {
+                ApiError::bad(e.to_string())
+            }
+        }
+    )*};
 }
+
+crate::error::library_errors!(bad_request);
 
 impl From<String> for ApiError {
     fn from(e: String) -> ApiError {

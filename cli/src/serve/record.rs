@@ -75,7 +75,9 @@ fn frames(record: &Value) -> ApiResult<Value> {
             frames.push(json!({ "ply": 0, "position": start.to_string() }));
             for (i, m) in moves.iter().enumerate() {
                 let mover = game.position().side_to_move();
-                let mv: Move = m.parse().map_err(|e: String| ApiError::bad(format!("ply {}: {e}", i + 1)))?;
+                let mv: Move = m
+                    .parse()
+                    .map_err(|e: engine::rithmo::ParseMoveError| ApiError::bad(format!("ply {}: {e}", i + 1)))?;
                 game.play(mv).map_err(|e| ApiError::bad(format!("ply {}: {e}", i + 1)))?;
                 frames.push(json!({
                     "ply": i + 1,

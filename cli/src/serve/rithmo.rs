@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use super::AppState;
 use super::params::{ApiError, ApiResult, Params};
 use crate::common::parse_depth;
-use crate::rithmo::{PositionArgs, info_json, play_one};
+use crate::rithmo::{PositionArgs, info_json};
 
 /// The most moves a request may replay.
 const MAX_MOVES: usize = 2000;
@@ -51,11 +51,9 @@ fn replay(fen: Option<&str>, preset: Option<&str>, victory: Option<&str>, moves:
     }
     let mut game = Game::new(start, rules);
     for (i, text) in moves.iter().enumerate() {
-        if game.status() != Status::Ongoing {
-            return Err(ApiError::bad(format!("move {} ({text}): the game is over ({})", i + 1, game.status())));
-        }
-        play_one(game.position(), &rules, text).map_err(|e| ApiError::bad(format!("move {} ({text}): {e}", i + 1)))?;
-        game.play(text.parse().map_err(ApiError::bad)?).map_err(ApiError::bad)?;
+        let bad = |e: engine::rithmo::MoveError| ApiError::bad(format!("move {} ({text}): {e}", i + 1));
+        let m = game.position().parse_move(text, &rules).map_err(bad)?;
+        game.play(m).map_err(bad)?;
     }
     Ok(game)
 }

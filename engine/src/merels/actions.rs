@@ -5,7 +5,7 @@ use std::fmt;
 
 use smallvec::SmallVec;
 
-use super::board::Board;
+use super::board::{Board, BoardKind};
 use super::mill::{men_in_mills, mills_closed_at, removal_sets};
 use super::point::{Point, PointSet};
 use super::position::State;
@@ -57,35 +57,34 @@ impl Action {
 
     /// Reads an action in notation; whether it is legal is for the caller to
     /// check against the generated actions.
-    pub fn parse(s: &str, board: &Board) -> Result<Action, String> {
+    pub fn parse(s: &str, board: &Board) -> Result<Action, ParseActionError> {
         let s = s.trim();
         if s == "pass" {
             return Ok(Action::Pass);
         }
+        let text = || s.to_string();
         let mut parts = s.split('x');
         let head = parts.next().unwrap_or_default();
         let point = |name: &str| {
-            board.point(name).ok_or_else(|| {
-                format!(
-                    "'{name}' in '{s}' is not a point of the {} board (points: {})",
-                    board.kind,
-                    board.points().map(|p| board.name(p)).collect::<Vec<_>>().join(" ")
-                )
+            board.point(name).ok_or_else(|| ParseActionError::UnknownPoint {
+                text: text(),
+                name: name.to_string(),
+                board: board.kind,
             })
         };
         let mut captures = PointSet::EMPTY;
         for c in parts {
             if c.is_empty() {
-                return Err(format!("'{s}': an 'x' must be followed by the point removed"));
+                return Err(ParseActionError::NoRemoval { text: text() });
             }
             let p = point(c)?;
             if captures.contains(p) {
-                return Err(format!("'{s}' removes {c} twice"));
+                return Err(ParseActionError::RemovedTwice { text: text(), point: c.to_string() });
             }
             captures = captures.with(p);
         }
         if head.is_empty() {
-            return Err(format!("'{s}' does not name a point to place or move"));
+            return Err(ParseActionError::NoPoint { text: text() });
         }
         if let Some((a, b)) = head.split_once('-') {
             return Ok(Action::Move { from: point(a)?, to: point(b)?, captures });
@@ -99,13 +98,46 @@ impl Action {
                 line = line.with(point(name)?);
             }
             if line.len() != 3 || !board.lines().contains(&line) {
-                return Err(format!("'{head}' is not a line of the {} board", board.kind));
+                return Err(ParseActionError::NotALine { text: head.to_string(), board: board.kind });
             }
             return Ok(Action::PlaceLine { line, captures });
         }
         Ok(Action::Place { to: point(head)?, captures })
     }
 }
+
+/// Text that is not an action in notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseActionError {
+    /// `name` is not a point of the board.
+    UnknownPoint { text: String, name: String, board: BoardKind },
+    /// An `x` not followed by the point removed.
+    NoRemoval { text: String },
+    /// The same point removed twice.
+    RemovedTwice { text: String, point: String },
+    /// No point to place on or move from.
+    NoPoint { text: String },
+    /// Points joined by `+` that are not a line of the board.
+    NotALine { text: String, board: BoardKind },
+}
+
+impl fmt::Display for ParseActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseActionError::UnknownPoint { text, name, board } => {
+                let b = Board::get(*board, false);
+                let points: Vec<&str> = b.points().map(|p| b.name(p)).collect();
+                write!(f, "'{name}' in '{text}' is not a point of the {board} board (points: {})", points.join(" "))
+            }
+            ParseActionError::NoRemoval { text } => write!(f, "'{text}': an 'x' must be followed by the point removed"),
+            ParseActionError::RemovedTwice { text, point } => write!(f, "'{text}' removes {point} twice"),
+            ParseActionError::NoPoint { text } => write!(f, "'{text}' does not name a point to place or move"),
+            ParseActionError::NotALine { text, board } => write!(f, "'{text}' is not a line of the {board} board"),
+        }
+    }
+}
+
+impl std::error::Error for ParseActionError {}
 
 /// Displays an action with the board's point names.
 pub struct ActionDisplay<'a> {

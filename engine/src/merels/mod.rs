@@ -17,7 +17,7 @@ mod retro;
 mod rules;
 mod symmetry;
 
-pub use actions::{Action, ActionDisplay, Throw};
+pub use actions::{Action, ActionDisplay, ParseActionError, Throw};
 pub use board::{Board, BoardKind, MAX_POINTS};
 pub use game::{Merels, Move, Play};
 pub use notation::MoveError;

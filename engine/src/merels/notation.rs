@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::actions::{Action, Throw};
+use super::actions::{Action, ParseActionError, Throw};
 use super::point::Side;
 use super::position::Position;
 use super::rules::Rules;
@@ -14,8 +14,8 @@ use super::rules::Rules;
 pub enum MoveError {
     /// An empty action (`a1,,d1`).
     Empty,
-    /// The text is not an action in notation (the parser's message).
-    Syntax(String),
+    /// The text is not an action in notation.
+    Syntax(ParseActionError),
     /// The game is over in this position.
     GameOver { text: String, position: String },
     /// The prefix before `:` is not a throw.
@@ -30,7 +30,7 @@ impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveError::Empty => f.write_str("an empty action (two commas in a row, or nothing at all)"),
-            MoveError::Syntax(m) => f.write_str(m),
+            MoveError::Syntax(e) => e.fmt(f),
             MoveError::GameOver { text, position } => write!(f, "cannot play '{text}': the game is over in {position}"),
             MoveError::NotAThrow { text, prefix } => {
                 write!(f, "'{prefix}' in '{text}' is not a throw (expected special or normal)")
@@ -46,7 +46,14 @@ impl fmt::Display for MoveError {
     }
 }
 
-impl std::error::Error for MoveError {}
+impl std::error::Error for MoveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MoveError::Syntax(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl Rules {
     /// Plays the action `text` names from `pos` and returns the position it

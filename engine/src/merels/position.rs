@@ -8,6 +8,7 @@ use super::board::{Board, BoardKind};
 use super::mill::has_line;
 use super::point::{Point, PointSet, Side};
 use super::rules::Rules;
+use crate::names::UnknownName;
 
 /// A position seen from the side to move: its men, the other side's men,
 /// and the men both still hold in hand. The rules treat both sides alike, so
@@ -161,13 +162,57 @@ impl Rules {
     }
 }
 
-/// A position string that could not be read, with what was wrong.
+/// A position string that could not be read: what is wrong, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParsePositionError(pub String);
+pub enum ParsePositionError {
+    /// Not the four fields `<board>:<points> <side> <hand-x> <hand-o>`.
+    Fields { text: String, found: usize },
+    /// The first field lacks the `:` after the board's name.
+    NoBoard { field: String },
+    /// The board's name is no board's.
+    Board(UnknownName),
+    /// The points list more or fewer points than the board has.
+    Points { board: BoardKind, points: String, found: usize },
+    /// A character of the points is not `x`, `o` or `.`.
+    Character { board: BoardKind, points: String, at: usize, found: char },
+    /// The side to move is not `x` or `o`.
+    Side(String),
+    /// A hand is not a number from 0 to the board's men.
+    Hand { side: Side, text: String, board: BoardKind },
+}
 
 impl fmt::Display for ParsePositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid position: {}", self.0)
+        f.write_str("invalid position: ")?;
+        match self {
+            ParsePositionError::Fields { text, found } => {
+                write!(f, "expected 4 fields '<board>:<points> <side> <hand-x> <hand-o>', found {found} in '{text}'")
+            }
+            ParsePositionError::NoBoard { field } => {
+                write!(f, "first field '{field}' lacks the ':' after the board name")
+            }
+            ParsePositionError::Board(e) => e.fmt(f),
+            ParsePositionError::Points { board, points, found } => {
+                let b = Board::get(*board, false);
+                let order: Vec<&str> = b.points().map(|p| b.name(p)).collect();
+                write!(
+                    f,
+                    "board {board} has {} points but '{points}' lists {found} (one of x, o, . per point, in the order {})",
+                    b.len(),
+                    order.join(" ")
+                )
+            }
+            ParsePositionError::Character { board, points, at, found } => write!(
+                f,
+                "character '{found}' at point {} (position {} of '{points}') is not x, o or .",
+                Board::get(*board, false).name(Point(*at as u8)),
+                at + 1
+            ),
+            ParsePositionError::Side(t) => write!(f, "side to move '{t}' is not x or o"),
+            ParsePositionError::Hand { side, text, board } => {
+                write!(f, "hand of {side} '{text}' is not a number from 0 to {}", board.men())
+            }
+        }
     }
 }
 
@@ -177,57 +222,49 @@ impl FromStr for Position {
     type Err = ParsePositionError;
 
     fn from_str(s: &str) -> Result<Position, ParsePositionError> {
-        let err = |m: String| ParsePositionError(m);
         let fields: Vec<&str> = s.split_whitespace().collect();
         if fields.len() != 4 {
-            return Err(err(format!(
-                "expected 4 fields '<board>:<points> <side> <hand-x> <hand-o>', found {} in '{s}'",
-                fields.len()
-            )));
+            return Err(ParsePositionError::Fields { text: s.to_string(), found: fields.len() });
         }
-        let (board_name, points) = fields[0]
-            .split_once(':')
-            .ok_or_else(|| err(format!("first field '{}' lacks the ':' after the board name", fields[0])))?;
-        let kind: BoardKind = board_name.parse().map_err(|e: crate::names::UnknownName| err(e.to_string()))?;
+        let (board_name, points) =
+            fields[0].split_once(':').ok_or_else(|| ParsePositionError::NoBoard { field: fields[0].to_string() })?;
+        let kind: BoardKind = board_name.parse().map_err(ParsePositionError::Board)?;
         let board = Board::get(kind, false);
         let n = board.len();
-        let chars: Vec<char> = points.chars().collect();
-        if chars.len() != n {
-            return Err(err(format!(
-                "board {kind} has {n} points but '{points}' lists {} (one of x, o, . per point, in the order {})",
-                chars.len(),
-                board.points().map(|p| board.name(p)).collect::<Vec<_>>().join(" ")
-            )));
+        let found = points.chars().count();
+        if found != n {
+            return Err(ParsePositionError::Points { board: kind, points: points.to_string(), found });
         }
         let mut men = [PointSet::EMPTY; 2];
-        for (i, c) in chars.iter().enumerate() {
+        for (i, c) in points.chars().enumerate() {
             let p = Point(i as u8);
             match c {
                 'x' | 'X' => men[0] = men[0].with(p),
                 'o' | 'O' => men[1] = men[1].with(p),
                 '.' => {}
                 _ => {
-                    return Err(err(format!(
-                        "character '{c}' at point {} (position {} of '{points}') is not x, o or .",
-                        board.name(p),
-                        i + 1
-                    )));
+                    return Err(ParsePositionError::Character {
+                        board: kind,
+                        points: points.to_string(),
+                        at: i,
+                        found: c,
+                    });
                 }
             }
         }
         let to_move = match fields[1] {
             "x" | "X" => Side::X,
             "o" | "O" => Side::O,
-            other => return Err(err(format!("side to move '{other}' is not x or o"))),
+            other => return Err(ParsePositionError::Side(other.to_string())),
         };
         let mut hand = [0u8; 2];
         for (i, f) in fields[2..].iter().enumerate() {
-            let side = if i == 0 { 'x' } else { 'o' };
-            hand[i] = f
-                .parse::<u8>()
-                .ok()
-                .filter(|&h| h <= kind.men())
-                .ok_or_else(|| err(format!("hand of {side} '{f}' is not a number from 0 to {}", kind.men())))?;
+            let side = if i == 0 { Side::X } else { Side::O };
+            hand[i] = f.parse::<u8>().ok().filter(|&h| h <= kind.men()).ok_or_else(|| ParsePositionError::Hand {
+                side,
+                text: f.to_string(),
+                board: kind,
+            })?;
         }
         Ok(Position { kind, men, hand, to_move })
     }

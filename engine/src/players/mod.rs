@@ -15,7 +15,7 @@ mod spec;
 
 use crate::game::Game;
 
-pub use spec::{DepthError, Limit, Spec, parse_depth};
+pub use spec::{DepthError, Limit, ParseSpecError, Spec, SpecProblem, parse_depth};
 
 /// One player in one game: chooses an action at its turns.
 pub trait Agent<G: Game> {

@@ -67,13 +67,71 @@ pub fn parse_depth(text: &str) -> Result<u32, DepthError> {
 
 const EXPECTED: &str = "random, greedy, alphabeta:depth=N, alphabeta:movetime=MS, mcts:playouts=N or perfect";
 
-impl FromStr for Spec {
-    type Err = String;
+/// A player spec that cannot be read: the spec given and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseSpecError {
+    pub spec: String,
+    pub problem: SpecProblem,
+}
 
-    fn from_str(s: &str) -> Result<Spec, String> {
+/// What is wrong with a player spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpecProblem {
+    /// Nothing given.
+    Empty,
+    /// The name is no player's.
+    UnknownPlayer(String),
+    /// An item after `:` is not `name=value`.
+    NotAParameter(String),
+    /// A parameter given twice.
+    Twice(String),
+    /// A parameter the player does not take (`allowed` are the ones it takes).
+    UnknownParameter { player: String, key: String, allowed: &'static [&'static str] },
+    /// A parameter's value is not a whole number.
+    NotANumber { key: String, value: String },
+    /// A parameter's value is out of its range.
+    OutOfRange { key: String, value: u64, min: u64, max: u64 },
+    /// The depth is not a search depth.
+    Depth(DepthError),
+}
+
+impl fmt::Display for ParseSpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = &self.spec;
+        match &self.problem {
+            SpecProblem::Empty => write!(f, "empty player spec (expected {EXPECTED})"),
+            SpecProblem::UnknownPlayer(name) => write!(f, "unknown player '{name}' (expected {EXPECTED})"),
+            SpecProblem::NotAParameter(item) => {
+                write!(f, "'{item}' in player '{s}' is not a parameter: write name=value")
+            }
+            SpecProblem::Twice(key) => write!(f, "parameter '{key}' is given twice in player '{s}'"),
+            SpecProblem::UnknownParameter { player, key, allowed: [] } => {
+                write!(f, "player '{player}' takes no parameters, but '{s}' gives '{key}'")
+            }
+            SpecProblem::UnknownParameter { player, key, allowed } => {
+                write!(f, "unknown parameter '{key}' of player '{player}' in '{s}' (expected {})", allowed.join(", "))
+            }
+            SpecProblem::NotANumber { key, value } => {
+                write!(f, "{key} '{value}' in player '{s}' is not a whole number")
+            }
+            SpecProblem::OutOfRange { key, value, min, max } => {
+                write!(f, "{key}={value} in player '{s}' is out of range: choose from {min} to {max}")
+            }
+            SpecProblem::Depth(e) => write!(f, "{e} (in player '{s}')"),
+        }
+    }
+}
+
+impl std::error::Error for ParseSpecError {}
+
+impl FromStr for Spec {
+    type Err = ParseSpecError;
+
+    fn from_str(s: &str) -> Result<Spec, ParseSpecError> {
         let s = s.trim();
+        let wrong = |problem| ParseSpecError { spec: s.to_string(), problem };
         if s.is_empty() {
-            return Err(format!("empty player spec (expected {EXPECTED})"));
+            return Err(wrong(SpecProblem::Empty));
         }
         let (name, params) = match s.split_once(':') {
             Some((n, p)) => (n, Some(p)),
@@ -82,33 +140,28 @@ impl FromStr for Spec {
         let mut pairs: Vec<(&str, &str)> = Vec::new();
         if let Some(p) = params {
             for item in p.split(',') {
-                let (k, v) = item
-                    .split_once('=')
-                    .ok_or_else(|| format!("'{item}' in player '{s}' is not a parameter: write name=value"))?;
+                let (k, v) = item.split_once('=').ok_or_else(|| wrong(SpecProblem::NotAParameter(item.into())))?;
                 let k = k.trim();
                 if pairs.iter().any(|(q, _)| *q == k) {
-                    return Err(format!("parameter '{k}' is given twice in player '{s}'"));
+                    return Err(wrong(SpecProblem::Twice(k.into())));
                 }
                 pairs.push((k, v.trim()));
             }
         }
-        let known = |allowed: &[&str]| -> Result<(), String> {
-            for (k, _) in &pairs {
-                if !allowed.contains(k) {
-                    return Err(if allowed.is_empty() {
-                        format!("player '{name}' takes no parameters, but '{s}' gives '{k}'")
-                    } else {
-                        format!("unknown parameter '{k}' of player '{name}' in '{s}' (expected {})", allowed.join(", "))
-                    });
+        let known = |allowed: &'static [&'static str]| -> Result<(), ParseSpecError> {
+            match pairs.iter().find(|(k, _)| !allowed.contains(k)) {
+                Some((k, _)) => {
+                    Err(wrong(SpecProblem::UnknownParameter { player: name.into(), key: (*k).into(), allowed }))
                 }
+                None => Ok(()),
             }
-            Ok(())
         };
-        let number = |key: &str, min: u64, max: u64| -> Result<Option<u64>, String> {
+        let number = |key: &str, min: u64, max: u64| -> Result<Option<u64>, ParseSpecError> {
             let Some((_, v)) = pairs.iter().find(|(k, _)| *k == key) else { return Ok(None) };
-            let n: u64 = v.parse().map_err(|_| format!("{key} '{v}' in player '{s}' is not a whole number"))?;
+            let n: u64 =
+                v.parse().map_err(|_| wrong(SpecProblem::NotANumber { key: key.into(), value: (*v).into() }))?;
             if n < min || n > max {
-                return Err(format!("{key}={n} in player '{s}' is out of range: choose from {min} to {max}"));
+                return Err(wrong(SpecProblem::OutOfRange { key: key.into(), value: n, min, max }));
             }
             Ok(Some(n))
         };
@@ -130,7 +183,7 @@ impl FromStr for Spec {
                 let depth = pairs
                     .iter()
                     .find(|(k, _)| *k == "depth")
-                    .map(|(_, v)| parse_depth(v).map_err(|e| format!("{e} (in player '{s}')")))
+                    .map(|(_, v)| parse_depth(v).map_err(|e| wrong(SpecProblem::Depth(e))))
                     .transpose()?;
                 let movetime = number("movetime", 1, 3_600_000)?.map(Duration::from_millis);
                 let depth = if depth.is_none() && movetime.is_none() { Some(Spec::DEFAULT_DEPTH) } else { depth };
@@ -142,7 +195,7 @@ impl FromStr for Spec {
                 let length = number("length", 1, 1_000_000)?.unwrap_or(Spec::DEFAULT_LENGTH as u64) as u32;
                 Ok(Spec::Mcts { playouts, length })
             }
-            other => Err(format!("unknown player '{other}' (expected {EXPECTED})")),
+            other => Err(wrong(SpecProblem::UnknownPlayer(other.into()))),
         }
     }
 }
@@ -200,17 +253,42 @@ mod tests {
     #[test]
     fn errors_name_the_problem() {
         let err = |s: &str| s.parse::<Spec>().unwrap_err();
-        assert!(err("alphabeta:depht=3").contains("unknown parameter 'depht'"), "{}", err("alphabeta:depht=3"));
-        assert!(err("mcts:playouts=0").contains("playouts=0"));
-        assert!(err("mcts:playouts=many").contains("not a whole number"));
-        assert!(err("random:depth=2").contains("takes no parameters"));
-        assert!(err("minimax").contains("unknown player 'minimax'"));
-        assert!(err("alphabeta:depth").contains("name=value"));
-        assert!(err("alphabeta:depth=2,depth=3").contains("twice"));
-        assert!(err("").contains("empty"));
+        let problem = |s: &str| err(s).problem;
+        assert!(
+            err("alphabeta:depht=3").to_string().contains("unknown parameter 'depht'"),
+            "{}",
+            err("alphabeta:depht=3")
+        );
+        assert_eq!(
+            problem("alphabeta:depht=3"),
+            SpecProblem::UnknownParameter {
+                player: "alphabeta".into(),
+                key: "depht".into(),
+                allowed: &["depth", "movetime"]
+            }
+        );
+        assert_eq!(
+            problem("mcts:playouts=0"),
+            SpecProblem::OutOfRange { key: "playouts".into(), value: 0, min: 1, max: 100_000_000 }
+        );
+        assert!(err("mcts:playouts=0").to_string().contains("playouts=0"));
+        assert_eq!(
+            problem("mcts:playouts=many"),
+            SpecProblem::NotANumber { key: "playouts".into(), value: "many".into() }
+        );
+        assert!(err("mcts:playouts=many").to_string().contains("not a whole number"));
+        assert!(err("random:depth=2").to_string().contains("takes no parameters"));
+        assert_eq!(problem("minimax"), SpecProblem::UnknownPlayer("minimax".into()));
+        assert!(err("minimax").to_string().contains("unknown player 'minimax'"));
+        assert_eq!(problem("alphabeta:depth"), SpecProblem::NotAParameter("depth".into()));
+        assert!(err("alphabeta:depth").to_string().contains("name=value"));
+        assert_eq!(problem("alphabeta:depth=2,depth=3"), SpecProblem::Twice("depth".into()));
+        assert_eq!(problem(" "), SpecProblem::Empty);
+        assert!(err("").to_string().contains("empty"));
         for bad in ["0", "65", "x", "-1"] {
             let e = err(&format!("alphabeta:depth={bad}"));
-            assert!(e.starts_with(&parse_depth(bad).unwrap_err().to_string()), "{e}");
+            assert_eq!(e.problem, SpecProblem::Depth(parse_depth(bad).unwrap_err()));
+            assert!(e.to_string().starts_with(&parse_depth(bad).unwrap_err().to_string()), "{e}");
         }
     }
 

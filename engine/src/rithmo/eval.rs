@@ -73,13 +73,9 @@ impl Weights {
     pub const DEFAULT: Weights = Weights::HAND;
 
     /// Weights by name: `hand`, `fitted-1` or `default`.
-    pub fn named(name: &str) -> Result<Weights, String> {
-        match name {
-            "hand" => Ok(Weights::HAND),
-            "fitted-1" => Ok(Weights::FITTED_1),
-            "default" => Ok(Weights::DEFAULT),
-            _ => Err(format!("unknown weights '{name}' (expected hand, fitted-1 or default)")),
-        }
+    pub fn named(name: &str) -> Result<Weights, crate::names::UnknownName> {
+        let all = [("hand", Weights::HAND), ("fitted-1", Weights::FITTED_1), ("default", Weights::DEFAULT)];
+        crate::names::parse_name(name, "weights", &all, |(n, _)| n).map(|(_, w)| w)
     }
 
     /// The score of these terms.

@@ -1,6 +1,7 @@
 //! A game: positions with their history, for repetition and the full status.
 
 use super::moves::Move;
+use super::notation::MoveError;
 use super::position::Position;
 use super::rules::RuleSet;
 use super::victory::{Reason, Status};
@@ -54,15 +55,15 @@ impl Game {
         }
     }
 
-    /// Plays a legal move; refuses an illegal one or a finished game.
-    pub fn play(&mut self, m: Move) -> Result<(), String> {
-        if self.status() != Status::Ongoing {
-            return Err(format!("the game is over: {}", self.status()));
+    /// Plays a legal move; refuses an illegal one or a finished game (also
+    /// one drawn by repetition), saying why.
+    pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
+        let status = self.status();
+        if status != Status::Ongoing {
+            return Err(MoveError::GameOver { mv: m, status });
         }
         let pos = self.position();
-        if !pos.is_legal(m, &self.rules) {
-            return Err(format!("{m} is not a legal move for {} here", pos.side_to_move()));
-        }
+        pos.check_move(m, &self.rules)?;
         let next = pos.play(m, &self.rules);
         self.positions.push(next);
         self.moves.push(m);

@@ -34,15 +34,17 @@ mod zobrist;
 pub use bitboard::{Bitboard, Dir};
 pub use eval::{Features, MAN, N_TERMS, Weights, evaluate, features, features_knowing};
 pub use game::{Game, Line, Rithmomachia};
-pub use moves::{Move, MoveKind, MoveList};
+pub use moves::{Move, MoveKind, MoveList, ParseMoveError};
 pub use notation::MoveError;
 pub use perft::{divide, perft, perft_parallel};
 pub use piece::{MAX_LAYERS, Man, Pyramid, Shape, Side};
-pub use position::{AttackSet, Captured, ParseRfenError, Piece, Position, START, Snapshot};
+pub use position::{
+    AttackSet, Captured, CounterProblem, ParseRfenError, Piece, Position, RfenCounter, START, Snapshot, TokenProblem,
+};
 pub use reasons::MoveReasons;
-pub use rules::{Preset, RuleSet, Victory};
+pub use rules::{ParseVictoryError, Preset, RuleSet, Victory};
 pub use search::{Info, Limits, Options, Searcher, WIN, WIN_BOUND, score_text};
 pub use siege::besieged;
-pub use square::Square;
+pub use square::{ParseSquareError, Square};
 pub use tt::TableTooLarge;
 pub use victory::{Reason, Status, progression_kinds};

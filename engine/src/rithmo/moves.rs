@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use arrayvec::ArrayVec;
 
-use super::square::Square;
+use super::square::{ParseSquareError, Square};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum MoveKind {
@@ -53,19 +53,39 @@ impl fmt::Display for Move {
     }
 }
 
+/// Text that is not a move in notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseMoveError {
+    /// No `-`, `x` or `*` joins two squares.
+    NoMark { text: String },
+    /// One of the two squares is not a square.
+    Square { text: String, square: ParseSquareError },
+}
+
+impl fmt::Display for ParseMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseMoveError::NoMark { text } => {
+                write!(f, "'{text}' is not a move: write c4-c5 (plain), c4xc13 (capture) or c4*c13 (strike)")
+            }
+            ParseMoveError::Square { text, square } => write!(f, "in move '{text}': {square}"),
+        }
+    }
+}
+
+impl std::error::Error for ParseMoveError {}
+
 impl FromStr for Move {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Move, String> {
-        let at = s
-            .find(['-', 'x', '*'])
-            .ok_or_else(|| format!("'{s}' is not a move: write c4-c5 (plain), c4xc13 (capture) or c4*c13 (strike)"))?;
+    type Err = ParseMoveError;
+    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+        let at = s.find(['-', 'x', '*']).ok_or_else(|| ParseMoveError::NoMark { text: s.to_string() })?;
         let kind = match &s[at..=at] {
             "-" => MoveKind::Plain,
             "x" => MoveKind::Capture,
             _ => MoveKind::Strike,
         };
-        let from: Square = s[..at].parse().map_err(|e| format!("in move '{s}': {e}"))?;
-        let to: Square = s[at + 1..].parse().map_err(|e| format!("in move '{s}': {e}"))?;
-        Ok(Move { from, to, kind })
+        let square =
+            |t: &str| t.parse::<Square>().map_err(|square| ParseMoveError::Square { text: s.to_string(), square });
+        Ok(Move { from: square(&s[..at])?, to: square(&s[at + 1..])?, kind })
     }
 }

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::moves::Move;
+use super::moves::{Move, ParseMoveError};
 use super::piece::Side;
 use super::position::Position;
 use super::rules::RuleSet;
@@ -13,8 +13,8 @@ use super::victory::Status;
 /// Why a typed move cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
-    /// The text is not a move in notation (the parser's message).
-    Syntax(String),
+    /// The text is not a move in notation.
+    Syntax(ParseMoveError),
     /// The game is over.
     GameOver { mv: Move, status: Status },
     /// No piece stands on the move's first square.
@@ -30,7 +30,7 @@ pub enum MoveError {
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveError::Syntax(m) => f.write_str(m),
+            MoveError::Syntax(e) => e.fmt(f),
             MoveError::GameOver { mv, status } => write!(f, "cannot play {mv}: the game is over ({status})"),
             MoveError::NoPiece { mv, from } => write!(f, "{mv} is not legal: there is no piece on {from}"),
             MoveError::NotYours { mv, from, owner } => {
@@ -45,7 +45,14 @@ impl fmt::Display for MoveError {
     }
 }
 
-impl std::error::Error for MoveError {}
+impl std::error::Error for MoveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MoveError::Syntax(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl Position {
     /// The legal move `text` names here (`c4-c5`, `c4xc13`, `c4*c13`; upper
@@ -55,6 +62,12 @@ impl Position {
         if self.is_over(rules) {
             return Err(MoveError::GameOver { mv, status: self.status(rules) });
         }
+        self.check_move(mv, rules)
+    }
+
+    /// `mv` if it is legal here, or why not (the game's end aside: see
+    /// [`Position::parse_move`] and [`super::Game::play`]).
+    pub fn check_move(&self, mv: Move, rules: &RuleSet) -> Result<Move, MoveError> {
         if self.is_legal(mv, rules) {
             return Ok(mv);
         }

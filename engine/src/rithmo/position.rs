@@ -309,10 +309,8 @@ impl Position {
         self.hash ^= zobrist::man(s, side, shape, value);
     }
 
-    fn put_pyramid(&mut self, s: Square, side: Side, p: Pyramid) -> Result<(), String> {
-        if self.npyr as usize >= MAX_PYRAMIDS {
-            return Err(format!("more than {MAX_PYRAMIDS} pyramids"));
-        }
+    fn put_pyramid(&mut self, s: Square, side: Side, p: Pyramid) {
+        debug_assert!((self.npyr as usize) < MAX_PYRAMIDS);
         self.occ[side.index()] = self.occ[side.index()].with(s);
         self.shapes[Shape::Pyramid.index()] = self.shapes[Shape::Pyramid.index()].with(s);
         self.val[s.index()] = p.total();
@@ -320,7 +318,6 @@ impl Position {
         self.pyr[self.npyr as usize] = p;
         self.npyr += 1;
         self.hash ^= zobrist::pyramid(s, side, &p);
-        Ok(())
     }
 
     /// Moves the piece on `from` to the empty square `to`.
@@ -478,36 +475,151 @@ impl Position {
 
 // ---- notation ----
 
-/// An RFEN string that could not be read.
+/// An RFEN string that could not be read: what is wrong, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseRfenError(pub String);
+pub enum ParseRfenError {
+    /// Not six fields separated by single spaces (the number found).
+    Fields(usize),
+    /// The board does not have 16 ranks separated by `/` (the number found).
+    Ranks(usize),
+    /// A token of a rank (numbered 1 to 16) is wrong.
+    Rank { rank: u8, token: String, problem: TokenProblem },
+    /// A rank covers more or fewer than 8 squares.
+    RankWidth { rank: u8, text: String, squares: u8 },
+    /// The side to move is not `e` or `o`.
+    Side(String),
+    /// A token of the men captured by a side is wrong.
+    Captured { by: Side, token: String, problem: TokenProblem },
+    /// A side has captured more men than there are.
+    TooManyCaptured { by: Side },
+    /// The plies since the last capture, or the move number, is wrong.
+    Counter { counter: RfenCounter, text: String, problem: CounterProblem },
+}
+
+/// Why one token of an RFEN string cannot be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenProblem {
+    /// Nothing between two commas.
+    Empty,
+    /// A count of empty squares outside 1 to 8.
+    EmptyCount,
+    /// A piece beyond file h.
+    BeyondFileH,
+    /// The first letter is not C, T, S or P (either case).
+    UnknownLetter(char),
+    /// What follows the letter is not a number.
+    NotAValue,
+    /// The value is not from 1 to [`MAX_VALUE`].
+    ValueRange,
+    /// A pyramid where a layer or a captured man is expected.
+    PyramidNotAMan,
+    /// A pyramid not written `P[S36.S25…]`.
+    PyramidSyntax,
+    /// A pyramid without layers.
+    PyramidEmpty,
+    /// A pyramid of more than [`MAX_LAYERS`] layers.
+    TooManyLayers,
+    /// A layer of the other side's case.
+    LayerCase,
+    /// More than [`MAX_PYRAMIDS`] pyramids on the board.
+    TooManyPyramids,
+    /// A captured man of the capturing side's own case.
+    OwnMan,
+}
+
+/// The two counters closing an RFEN string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RfenCounter {
+    Plies,
+    MoveNumber,
+}
+
+/// Why a counter cannot be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CounterProblem {
+    NotANumber,
+    TooLarge,
+    /// Move number 0 (moves are numbered from 1).
+    Zero,
+}
+
+impl fmt::Display for TokenProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TokenProblem::Empty => f.write_str("an empty token"),
+            TokenProblem::EmptyCount => f.write_str("empty squares are counted 1 to 8"),
+            TokenProblem::BeyondFileH => f.write_str("it lies beyond file h"),
+            TokenProblem::UnknownLetter(c) => write!(f, "unknown piece letter '{c}' (C, T, S, P; upper case Even)"),
+            TokenProblem::NotAValue => f.write_str("not a value (a positive number)"),
+            TokenProblem::ValueRange => write!(f, "the value must be between 1 and {MAX_VALUE}"),
+            TokenProblem::PyramidNotAMan => f.write_str("a pyramid cannot be a layer or a captured man"),
+            TokenProblem::PyramidSyntax => f.write_str("a pyramid lists its layers as P[S36.S25…]"),
+            TokenProblem::PyramidEmpty => f.write_str("a pyramid needs at least one layer"),
+            TokenProblem::TooManyLayers => write!(f, "more than {MAX_LAYERS} layers"),
+            TokenProblem::LayerCase => f.write_str("a layer not in the pyramid's case"),
+            TokenProblem::TooManyPyramids => write!(f, "more than {MAX_PYRAMIDS} pyramids"),
+            TokenProblem::OwnMan => f.write_str("one of the capturing side's own men (case)"),
+        }
+    }
+}
+
+impl fmt::Display for RfenCounter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RfenCounter::Plies => "plies since the last capture",
+            RfenCounter::MoveNumber => "move number",
+        })
+    }
+}
 
 impl fmt::Display for ParseRfenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid RFEN: {}", self.0)
+        f.write_str("invalid RFEN: ")?;
+        match self {
+            ParseRfenError::Fields(n) => write!(
+                f,
+                "expected 6 fields separated by single spaces (board, side, captured by Even, captured by Odd, \
+                 plies, move number), found {n}"
+            ),
+            ParseRfenError::Ranks(n) => write!(f, "the board has {n} ranks separated by '/', not 16"),
+            ParseRfenError::Rank { rank, token, problem } => write!(f, "rank {rank}: token '{token}': {problem}"),
+            ParseRfenError::RankWidth { rank, text, squares } => {
+                write!(f, "rank {rank} ('{text}') covers {squares} squares, not 8")
+            }
+            ParseRfenError::Side(t) => write!(f, "side to move '{t}' is not e or o"),
+            ParseRfenError::Captured { by, token, problem } => {
+                write!(f, "captured by {by}: token '{token}': {problem}")
+            }
+            ParseRfenError::TooManyCaptured { by } => write!(f, "captured by {by}: more than {MAX_CAPTURED} men"),
+            ParseRfenError::Counter { counter, text, problem } => match problem {
+                CounterProblem::NotANumber => write!(f, "{counter} '{text}' is not a number"),
+                CounterProblem::TooLarge => write!(f, "{counter} '{text}' is too large"),
+                CounterProblem::Zero => write!(f, "{counter} '{text}': moves are numbered from 1"),
+            },
+        }
     }
 }
 
 impl std::error::Error for ParseRfenError {}
 
-fn parse_value(text: &str, token: &str) -> Result<u16, String> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) || (text.len() > 1 && text.starts_with('0')) {
-        return Err(format!("token '{token}': '{text}' is not a value (a positive number)"));
-    }
-    match text.parse::<u16>() {
-        Ok(v) if v > 0 && v <= MAX_VALUE => Ok(v),
-        _ => Err(format!("token '{token}': value '{text}' must be between 1 and {MAX_VALUE}")),
-    }
-}
-
 /// A man token `C8`, `t100`: its shape, side and value.
-fn parse_man(token: &str) -> Result<(Side, Man), String> {
+fn parse_man(token: &str) -> Result<(Side, Man), TokenProblem> {
     let mut chars = token.chars();
-    let c = chars.next().ok_or_else(|| "an empty token".to_string())?;
+    let c = chars.next().ok_or(TokenProblem::Empty)?;
     match Shape::from_letter(c) {
-        Some((Shape::Pyramid, _)) => Err(format!("token '{token}': a pyramid cannot be a layer or a captured man")),
-        Some((shape, side)) => Ok((side, Man::new(shape, parse_value(chars.as_str(), token)?))),
-        None => Err(format!("token '{token}': unknown piece letter '{c}' (C, T, S, P; upper case Even)")),
+        Some((Shape::Pyramid, _)) => Err(TokenProblem::PyramidNotAMan),
+        Some((shape, side)) => {
+            let text = chars.as_str();
+            if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) || (text.len() > 1 && text.starts_with('0'))
+            {
+                return Err(TokenProblem::NotAValue);
+            }
+            match text.parse::<u16>() {
+                Ok(v) if v > 0 && v <= MAX_VALUE => Ok((side, Man::new(shape, v))),
+                _ => Err(TokenProblem::ValueRange),
+            }
+        }
+        None => Err(TokenProblem::UnknownLetter(c)),
     }
 }
 
@@ -515,76 +627,74 @@ impl FromStr for Position {
     type Err = ParseRfenError;
 
     fn from_str(s: &str) -> Result<Position, ParseRfenError> {
-        let err = |m: String| ParseRfenError(m);
         let fields: Vec<&str> = s.split(' ').collect();
         if fields.len() != 6 {
-            return Err(err(format!(
-                "expected 6 fields separated by single spaces (board, side, captured by Even, captured by Odd, \
-                 plies, move number), found {}",
-                fields.len()
-            )));
+            return Err(ParseRfenError::Fields(fields.len()));
         }
         let mut pos = Position::empty();
         let ranks: Vec<&str> = fields[0].split('/').collect();
         if ranks.len() != 16 {
-            return Err(err(format!("the board has {} ranks separated by '/', not 16", ranks.len())));
+            return Err(ParseRfenError::Ranks(ranks.len()));
         }
         for (i, rank_text) in ranks.iter().enumerate() {
             let rank = 15 - i as u8;
             let mut file = 0u8;
             for token in rank_text.split(',') {
-                let here = |m: String| err(format!("rank {}: {m}", rank + 1));
+                let here = |t: &str, problem| ParseRfenError::Rank { rank: rank + 1, token: t.to_string(), problem };
                 if token.bytes().all(|b| b.is_ascii_digit()) && !token.is_empty() {
-                    let n: u8 = token.parse().map_err(|_| here(format!("token '{token}' is not a count")))?;
-                    if !(1..=8).contains(&n) {
-                        return Err(here(format!("token '{token}': empty squares are counted 1 to 8")));
+                    match token.parse::<u8>() {
+                        Ok(n @ 1..=8) => file += n,
+                        _ => return Err(here(token, TokenProblem::EmptyCount)),
                     }
-                    file += n;
                 } else {
                     if file >= 8 {
-                        return Err(here(format!("token '{token}' lies beyond file h")));
+                        return Err(here(token, TokenProblem::BeyondFileH));
                     }
                     let sq = Square::new(file, rank);
-                    let first = token.chars().next().ok_or_else(|| here("an empty token between commas".into()))?;
+                    let first = token.chars().next().ok_or_else(|| here(token, TokenProblem::Empty))?;
                     if matches!(Shape::from_letter(first), Some((Shape::Pyramid, _))) {
                         let side = if first.is_ascii_uppercase() { Side::Even } else { Side::Odd };
-                        let inner =
-                            token[1..].strip_prefix('[').and_then(|t| t.strip_suffix(']')).ok_or_else(|| {
-                                here(format!("token '{token}': a pyramid lists its layers as P[S36.S25…]"))
-                            })?;
+                        let inner = token[1..]
+                            .strip_prefix('[')
+                            .and_then(|t| t.strip_suffix(']'))
+                            .ok_or_else(|| here(token, TokenProblem::PyramidSyntax))?;
                         if inner.is_empty() {
-                            return Err(here(format!("token '{token}': a pyramid needs at least one layer")));
+                            return Err(here(token, TokenProblem::PyramidEmpty));
                         }
-                        let mut layers = Vec::new();
+                        let mut layers = ArrayVec::<Man, MAX_LAYERS>::new();
                         for l in inner.split('.') {
-                            let (ls, m) = parse_man(l).map_err(&here)?;
+                            let (ls, m) = parse_man(l).map_err(|p| here(l, p))?;
                             if ls != side {
-                                return Err(here(format!("token '{token}': layer '{l}' is not in the pyramid's case")));
+                                return Err(here(l, TokenProblem::LayerCase));
                             }
-                            layers.push(m);
+                            layers.try_push(m).map_err(|_| here(token, TokenProblem::TooManyLayers))?;
                         }
-                        if layers.len() > MAX_LAYERS {
-                            return Err(here(format!("token '{token}': more than {MAX_LAYERS} layers")));
+                        if pos.npyr as usize >= MAX_PYRAMIDS {
+                            return Err(here(token, TokenProblem::TooManyPyramids));
                         }
-                        pos.put_pyramid(sq, side, Pyramid::new(&layers)).map_err(here)?;
+                        pos.put_pyramid(sq, side, Pyramid::new(&layers));
                     } else {
-                        let (side, m) = parse_man(token).map_err(&here)?;
+                        let (side, m) = parse_man(token).map_err(|p| here(token, p))?;
                         pos.put_man(sq, side, m.shape(), m.value());
                     }
                     file += 1;
                 }
                 if file > 8 {
-                    return Err(err(format!("rank {} covers {file} squares, not 8", rank + 1)));
+                    return Err(ParseRfenError::RankWidth {
+                        rank: rank + 1,
+                        text: rank_text.to_string(),
+                        squares: file,
+                    });
                 }
             }
             if file != 8 {
-                return Err(err(format!("rank {} ('{rank_text}') covers {file} squares, not 8", rank + 1)));
+                return Err(ParseRfenError::RankWidth { rank: rank + 1, text: rank_text.to_string(), squares: file });
             }
         }
         pos.side = match fields[1] {
             "e" => Side::Even,
             "o" => Side::Odd,
-            other => return Err(err(format!("side to move '{other}' is not e or o"))),
+            other => return Err(ParseRfenError::Side(other.to_string())),
         };
         for (i, by) in [Side::Even, Side::Odd].into_iter().enumerate() {
             let field = fields[2 + i];
@@ -592,26 +702,32 @@ impl FromStr for Position {
                 continue;
             }
             for token in field.split('.') {
-                let (side, m) = parse_man(token).map_err(|e| err(format!("captured by {by}: {e}")))?;
+                let wrong = |problem| ParseRfenError::Captured { by, token: token.to_string(), problem };
+                let (side, m) = parse_man(token).map_err(wrong)?;
                 if side == by {
-                    return Err(err(format!("captured by {by}: token '{token}' is one of {by}'s own men (case)")));
+                    return Err(wrong(TokenProblem::OwnMan));
                 }
                 if pos.captured[by.index()].len as usize >= MAX_CAPTURED {
-                    return Err(err(format!("captured by {by}: more than {MAX_CAPTURED} men")));
+                    return Err(ParseRfenError::TooManyCaptured { by });
                 }
                 pos.captured[by.index()].push(m);
             }
         }
-        let counter = |f: &str, what: &str| -> Result<u16, ParseRfenError> {
+        let counter = |f: &str, counter: RfenCounter| -> Result<u16, ParseRfenError> {
+            let wrong = |problem| ParseRfenError::Counter { counter, text: f.to_string(), problem };
             if f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit()) || (f.len() > 1 && f.starts_with('0')) {
-                return Err(err(format!("{what} '{f}' is not a number")));
+                return Err(wrong(CounterProblem::NotANumber));
             }
-            f.parse::<u16>().map_err(|_| err(format!("{what} '{f}' is too large")))
+            f.parse::<u16>().map_err(|_| wrong(CounterProblem::TooLarge))
         };
-        pos.clock = counter(fields[4], "plies since the last capture")?;
-        pos.fullmove = counter(fields[5], "move number")?;
+        pos.clock = counter(fields[4], RfenCounter::Plies)?;
+        pos.fullmove = counter(fields[5], RfenCounter::MoveNumber)?;
         if pos.fullmove == 0 {
-            return Err(err("move number '0': moves are numbered from 1".into()));
+            return Err(ParseRfenError::Counter {
+                counter: RfenCounter::MoveNumber,
+                text: fields[5].to_string(),
+                problem: CounterProblem::Zero,
+            });
         }
         if pos.side == Side::Odd {
             pos.hash ^= zobrist::SIDE;

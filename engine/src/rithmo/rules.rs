@@ -6,6 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::piece::Shape;
+use crate::names::UnknownName;
 
 /// What wins the game, checked after the mover's turn over the men it has
 /// captured.
@@ -45,61 +46,76 @@ impl fmt::Display for Victory {
     }
 }
 
+/// Text that is not a victory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseVictoryError {
+    /// The name before the first `:` is no victory's.
+    Unknown(UnknownName),
+    /// The victory takes `takes` numbers, and `text` gives another count.
+    Numbers { text: String, takes: usize },
+    /// A number is not a whole number from 1 up.
+    NotANumber { text: String, number: String },
+}
+
+impl fmt::Display for ParseVictoryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseVictoryError::Unknown(e) => write!(
+                f,
+                "unknown victory '{}' (expected body:N, goods:V, lawsuit:V:N, honor:V:N, honor-lawsuit:V:N:D, great, \
+                 greater or excellent)",
+                e.given
+            ),
+            ParseVictoryError::Numbers { text, takes } => write!(f, "victory '{text}' takes {takes} number(s)"),
+            ParseVictoryError::NotANumber { text, number } => {
+                write!(f, "'{number}' in victory '{text}' is not a number from 1 up")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseVictoryError {}
+
+impl Victory {
+    /// The names of the victories, each followed by its numbers.
+    const NAMES: [(&'static str, usize); 8] = [
+        ("body", 1),
+        ("goods", 1),
+        ("lawsuit", 2),
+        ("honor", 2),
+        ("honor-lawsuit", 3),
+        ("great", 0),
+        ("greater", 0),
+        ("excellent", 0),
+    ];
+}
+
 impl FromStr for Victory {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Victory, String> {
+    type Err = ParseVictoryError;
+    fn from_str(s: &str) -> Result<Victory, ParseVictoryError> {
         let parts: Vec<&str> = s.split(':').collect();
-        let num = |i: usize| -> Result<u32, String> {
-            parts
-                .get(i)
-                .ok_or_else(|| format!("victory '{s}' lacks its {} number", ["first", "second", "third"][i - 1]))?
+        let (name, takes) = crate::names::parse_name(parts[0], "victory", &Victory::NAMES, |(n, _)| n)
+            .map_err(ParseVictoryError::Unknown)?;
+        if parts.len() != takes + 1 {
+            return Err(ParseVictoryError::Numbers { text: s.to_string(), takes });
+        }
+        let mut n = [0u32; 3];
+        for (i, part) in parts[1..].iter().enumerate() {
+            n[i] = part
                 .parse::<u32>()
                 .ok()
-                .filter(|&n| n > 0)
-                .ok_or_else(|| format!("'{}' in victory '{s}' is not a number from 1 up", parts[i]))
-        };
-        let want = |n: usize| -> Result<(), String> {
-            if parts.len() == n + 1 { Ok(()) } else { Err(format!("victory '{s}' takes {n} number(s)")) }
-        };
-        Ok(match parts[0] {
-            "body" => {
-                want(1)?;
-                Victory::Body(num(1)?)
-            }
-            "goods" => {
-                want(1)?;
-                Victory::Goods(num(1)?)
-            }
-            "lawsuit" => {
-                want(2)?;
-                Victory::Lawsuit(num(1)?, num(2)?)
-            }
-            "honor" => {
-                want(2)?;
-                Victory::Honor(num(1)?, num(2)?)
-            }
-            "honor-lawsuit" => {
-                want(3)?;
-                Victory::HonorLawsuit(num(1)?, num(2)?, num(3)?)
-            }
-            "great" => {
-                want(0)?;
-                Victory::Great
-            }
-            "greater" => {
-                want(0)?;
-                Victory::Greater
-            }
-            "excellent" => {
-                want(0)?;
-                Victory::Excellent
-            }
-            other => {
-                return Err(format!(
-                    "unknown victory '{other}' (expected body:N, goods:V, lawsuit:V:N, honor:V:N, \
-                     honor-lawsuit:V:N:D, great, greater or excellent)"
-                ));
-            }
+                .filter(|&v| v > 0)
+                .ok_or_else(|| ParseVictoryError::NotANumber { text: s.to_string(), number: part.to_string() })?;
+        }
+        Ok(match name {
+            "body" => Victory::Body(n[0]),
+            "goods" => Victory::Goods(n[0]),
+            "lawsuit" => Victory::Lawsuit(n[0], n[1]),
+            "honor" => Victory::Honor(n[0], n[1]),
+            "honor-lawsuit" => Victory::HonorLawsuit(n[0], n[1], n[2]),
+            "great" => Victory::Great,
+            "greater" => Victory::Greater,
+            _ => Victory::Excellent,
         })
     }
 }
@@ -234,8 +250,8 @@ impl RuleSet {
     }
 
     /// A preset by name.
-    pub fn preset(name: &str) -> Result<RuleSet, String> {
-        name.parse::<Preset>().map(Preset::rules).map_err(|e| e.to_string())
+    pub fn preset(name: &str) -> Result<RuleSet, UnknownName> {
+        name.parse::<Preset>().map(Preset::rules)
     }
 
     /// Derives the flags the move generator reads. Distances are 1 to 4.

@@ -50,10 +50,25 @@ impl fmt::Display for Square {
     }
 }
 
+/// Text that is not a square: files `a`–`h`, ranks `1`–`16`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseSquareError {
+    /// The text given.
+    pub text: String,
+}
+
+impl fmt::Display for ParseSquareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not a square (files a-h, ranks 1-16, e.g. c4 or h16)", self.text)
+    }
+}
+
+impl std::error::Error for ParseSquareError {}
+
 impl FromStr for Square {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Square, String> {
-        let bad = || format!("'{s}' is not a square (files a-h, ranks 1-16, e.g. c4 or h16)");
+    type Err = ParseSquareError;
+    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
+        let bad = || ParseSquareError { text: s.to_string() };
         let mut chars = s.chars();
         let file = chars.next().ok_or_else(bad)?;
         if !('a'..='h').contains(&file) {

@@ -19,4 +19,4 @@ pub use game::{Game, Players, PlayersError, Rules};
 pub use outcome::{Miss, Reading};
 pub use scoring::{Scoring, Seats, Verdict, complementary_pairs};
 pub use strategy::Strategy;
-pub use virtues::{Roll, Virtue, VirtueSet};
+pub use virtues::{ParseRollError, Roll, UnknownVirtue, Virtue, VirtueSet};

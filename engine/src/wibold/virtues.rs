@@ -73,19 +73,41 @@ impl fmt::Display for Roll {
     }
 }
 
+/// Text that is not a roll of three dice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseRollError {
+    /// Not three parts joined by `-`.
+    Parts { text: String },
+    /// A part is not a pip count from 1 to 6.
+    Pips { text: String, part: String },
+}
+
+impl fmt::Display for ParseRollError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseRollError::Parts { text } => write!(f, "'{text}' is not a roll: expected three pip counts like 1-2-3"),
+            ParseRollError::Pips { text, part } => {
+                write!(f, "'{part}' in roll '{text}' is not a pip count from 1 to 6")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseRollError {}
+
 impl FromStr for Roll {
-    type Err = String;
+    type Err = ParseRollError;
     /// Reads `a-b-c` (any order, e.g. `3-1-2`), each a pip count 1 to 6.
-    fn from_str(s: &str) -> Result<Roll, String> {
+    fn from_str(s: &str) -> Result<Roll, ParseRollError> {
         let parts: Vec<&str> = s.trim().split('-').collect();
         if parts.len() != 3 {
-            return Err(format!("'{s}' is not a roll: expected three pip counts like 1-2-3"));
+            return Err(ParseRollError::Parts { text: s.to_string() });
         }
         let mut pips = [0u8; 3];
         for (i, p) in parts.iter().enumerate() {
             pips[i] = match p.parse::<u8>() {
                 Ok(n @ 1..=6) => n,
-                _ => return Err(format!("'{p}' in roll '{s}' is not a pip count from 1 to 6")),
+                _ => return Err(ParseRollError::Pips { text: s.to_string(), part: p.to_string() }),
             };
         }
         Ok(Roll::new(pips).expect("pips checked"))
@@ -219,10 +241,28 @@ impl fmt::Display for Virtue {
     }
 }
 
+/// Text that names no virtue of Wibold's table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVirtue {
+    pub text: String,
+}
+
+impl fmt::Display for UnknownVirtue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not a virtue of Wibold's table (give its Latin or English name, or its roll like 1-2-3)",
+            self.text
+        )
+    }
+}
+
+impl std::error::Error for UnknownVirtue {}
+
 impl FromStr for Virtue {
-    type Err = String;
+    type Err = UnknownVirtue;
     /// Reads a Latin or English name (any case) or a roll like `1-2-3`.
-    fn from_str(s: &str) -> Result<Virtue, String> {
+    fn from_str(s: &str) -> Result<Virtue, UnknownVirtue> {
         let t = s.trim();
         if let Some(v) =
             Virtue::all().find(|v| v.latin().eq_ignore_ascii_case(t) || v.english().eq_ignore_ascii_case(t))
@@ -234,7 +274,7 @@ impl FromStr for Virtue {
         {
             return Ok(r.virtue());
         }
-        Err(format!("'{s}' is not a virtue of Wibold's table (give its Latin or English name, or its roll like 1-2-3)"))
+        Err(UnknownVirtue { text: s.to_string() })
     }
 }
 
@@ -327,8 +367,11 @@ mod tests {
             assert_eq!(v.roll().to_string().parse::<Virtue>(), Ok(v));
         }
         assert_eq!("3-1-2".parse::<Virtue>(), Ok(Virtue::PAX));
-        assert!("1-2-7".parse::<Roll>().unwrap_err().contains("'7'"));
-        assert!("VANITAS".parse::<Virtue>().unwrap_err().contains("VANITAS"));
+        assert_eq!("1-2-7".parse::<Roll>(), Err(ParseRollError::Pips { text: "1-2-7".into(), part: "7".into() }));
+        assert!("1-2-7".parse::<Roll>().unwrap_err().to_string().contains("'7'"));
+        assert_eq!("1-2".parse::<Roll>(), Err(ParseRollError::Parts { text: "1-2".into() }));
+        assert_eq!("VANITAS".parse::<Virtue>(), Err(UnknownVirtue { text: "VANITAS".into() }));
+        assert!("VANITAS".parse::<Virtue>().unwrap_err().to_string().contains("VANITAS"));
     }
 
     #[test]

@@ -62,16 +62,76 @@ pub enum DbError {
     /// No file yet.
     Missing,
     /// The file exists but is damaged or belongs to other rules.
-    Corrupt(String),
+    Corrupt {
+        path: PathBuf,
+        problem: Corruption,
+    },
     Io(std::io::Error),
+}
+
+/// What is wrong with a sector file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Corruption {
+    /// Too short for a header, or without the file's magic bytes.
+    NotASectorFile,
+    /// Another version of the format.
+    Version(u16),
+    /// Made for other rules (these are the rules expected).
+    OtherRules(String),
+    /// Holds another sector (its men as stored; the key expected).
+    OtherSector { stored: [u8; 4], expected: String },
+    /// Another number of indices than the sector has.
+    Indices { stored: u64, expected: u64 },
+    /// The payload is shorter than the header says.
+    Truncated { payload: u64, header: u64 },
+    /// The payload is longer than the header says.
+    TooLong { payload: u64, header: u64 },
+    /// The payload is larger than any table of the sector can be.
+    PayloadTooBig { payload: u64, indices: u64 },
+    /// The checksum does not match.
+    Checksum,
+    /// The value kind is unknown or does not fit the payload.
+    Kind(u8),
+}
+
+impl std::fmt::Display for Corruption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Corruption::NotASectorFile => write!(f, "not a ludus sector file"),
+            Corruption::Version(v) => write!(f, "format version {v} (expected {VERSION})"),
+            Corruption::OtherRules(r) => write!(f, "made for other rules than {r}"),
+            Corruption::OtherSector { stored, expected } => write!(f, "holds sector {stored:?}, not {expected}"),
+            Corruption::Indices { stored, expected } => write!(f, "has {stored} indices, the sector has {expected}"),
+            Corruption::Truncated { payload, header } => {
+                write!(f, "is truncated: payload {payload} bytes, header says {header}")
+            }
+            Corruption::TooLong { payload, header } => {
+                write!(f, "is longer than its header says: payload {payload} bytes, header says {header}")
+            }
+            Corruption::PayloadTooBig { payload, indices } => {
+                write!(f, "payload of {payload} bytes is too big for {indices} indices")
+            }
+            Corruption::Checksum => write!(f, "checksum mismatch: the file is damaged"),
+            Corruption::Kind(k) => write!(f, "value kind {k} does not fit the payload"),
+        }
+    }
 }
 
 impl std::fmt::Display for DbError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             DbError::Missing => write!(f, "no file"),
-            DbError::Corrupt(m) => write!(f, "{m}"),
+            DbError::Corrupt { path, problem } => write!(f, "{}: {problem}", path.display()),
             DbError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for DbError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DbError::Io(e) => Some(e),
+            _ => None,
         }
     }
 }
@@ -187,47 +247,47 @@ impl Db {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(DbError::Missing),
             Err(e) => return Err(DbError::Io(e)),
         };
-        let bad = |m: String| Err(DbError::Corrupt(format!("{}: {m}", path.display())));
+        let bad = |problem: Corruption| Err(DbError::Corrupt { path: path.clone(), problem });
         let file_len = f.metadata().map_err(DbError::Io)?.len();
         let mut h = [0u8; HEADER];
         if file_len < HEADER as u64 || f.read_exact(&mut h).is_err() || &h[..8] != MAGIC {
-            return bad("not a ludus sector file".into());
+            return bad(Corruption::NotASectorFile);
         }
         let h = &h[..];
         let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
         let f64_at = |o: usize| f64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
         if u16::from_le_bytes([h[8], h[9]]) != VERSION {
-            return bad(format!("format version {} (expected {VERSION})", u16::from_le_bytes([h[8], h[9]])));
+            return bad(Corruption::Version(u16::from_le_bytes([h[8], h[9]])));
         }
         if h[12..18] != rules_bytes(&self.rules) {
-            return bad(format!("made for other rules than {}", self.rules.label()));
+            return bad(Corruption::OtherRules(self.rules.label()));
         }
         if h[18..22] != [s.w, s.wf, s.b, s.bf] {
-            return bad(format!("holds sector {:?}, not {}", &h[18..22], s.key()));
+            return bad(Corruption::OtherSector { stored: [h[18], h[19], h[20], h[21]], expected: s.key() });
         }
         if u64_at(24) != indexer.size() {
-            return bad(format!("has {} indices, the sector has {}", u64_at(24), indexer.size()));
+            return bad(Corruption::Indices { stored: u64_at(24), expected: indexer.size() });
         }
         let stored = file_len - HEADER as u64;
         if u64_at(32) > stored {
-            return bad(format!("is truncated: payload {stored} bytes, header says {}", u64_at(32)));
+            return bad(Corruption::Truncated { payload: stored, header: u64_at(32) });
         }
         if u64_at(32) < stored {
-            return bad(format!("is longer than its header says: payload {stored} bytes, header says {}", u64_at(32)));
+            return bad(Corruption::TooLong { payload: stored, header: u64_at(32) });
         }
         if stored > max_payload(h[22], indexer.size()) {
-            return bad(format!("payload of {stored} bytes is too big for {} indices", indexer.size()));
+            return bad(Corruption::PayloadTooBig { payload: stored, indices: indexer.size() });
         }
         let mut payload = vec![0u8; stored as usize];
         f.read_exact(&mut payload).map_err(DbError::Io)?;
         let payload = &payload[..];
         let crc = u32::from_le_bytes(h[40..44].try_into().expect("4 bytes"));
         if checksum(h, payload) != crc {
-            return bad("checksum mismatch: the file is damaged".into());
+            return bad(Corruption::Checksum);
         }
         let (values, rank) = match decode(h[22], payload, indexer.size() as usize) {
             Some(v) => v,
-            None => return bad(format!("value kind {} does not fit the payload", h[22])),
+            None => return bad(Corruption::Kind(h[22])),
         };
         let seconds = fs::read_to_string(self.time_path(s))
             .ok()

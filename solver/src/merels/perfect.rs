@@ -16,7 +16,7 @@ use super::db::Db;
 use super::known::compare;
 use super::observer::Observer;
 use super::sector::{Sector, solve_order};
-use super::solution::{Solution, SolveOptions};
+use super::solution::{Solution, SolveError, SolveOptions};
 use super::table::{Eval, Kind};
 use super::value::TIE;
 
@@ -27,9 +27,9 @@ pub struct PerfectBot {
 
 impl PerfectBot {
     /// Refuses a solution that does not cover the whole game.
-    pub fn new(sol: Arc<Solution>) -> Result<PerfectBot, String> {
+    pub fn new(sol: Arc<Solution>) -> Result<PerfectBot, SolveError> {
         if !sol.complete() {
-            return Err(format!("{} is only partly solved: perfect play needs every position", sol.rules.label()));
+            return Err(SolveError::Incomplete(sol.rules.label()));
         }
         Ok(PerfectBot { sol })
     }
@@ -108,27 +108,23 @@ impl Agent<Merels> for PerfectAgent {
 /// The solution perfect play reads: solved in memory, or read from (and
 /// written to) the database under `db`. Nine men's morris is far too big to
 /// solve on the way: it must be in the database already, whole.
-pub fn solution_for_play(rules: Rules, db: Option<PathBuf>, obs: &dyn Observer) -> Result<Solution, String> {
+pub fn solution_for_play(rules: Rules, db: Option<PathBuf>, obs: &dyn Observer) -> Result<Solution, SolveError> {
     if rules.board.kind == BoardKind::Nine {
         let Some(root) = &db else {
-            return Err(format!(
-                "perfect play on {} needs its database: it is too big to solve here (drop --no-db)",
-                rules.label()
-            ));
+            return Err(SolveError::NoDatabase("perfect play on nine men's morris (too big to solve on the way)"));
         };
         let store = Db::new(root, rules);
         let missing =
             solve_order(&rules).into_iter().flatten().filter(|s| s.is_stored() && !store.path(*s).exists()).count();
         if missing > 0 {
-            return Err(format!(
-                "{} is not solved in {} ({missing} sectors missing): solve it first with `ludus merels solve \
-                 --board nine --dice {}`",
-                rules.label(),
-                store.dir().display(),
-                rules.dice
-            ));
+            return Err(SolveError::NotSolved {
+                rules: rules.label(),
+                dice: rules.dice.to_string(),
+                dir: store.dir().to_path_buf(),
+                missing,
+            });
         }
     }
     let opts = SolveOptions { db, keep_all: true, ..SolveOptions::default() };
-    Solution::solve_with(rules, &opts, obs).map_err(|e| e.to_string())
+    Solution::solve_with(rules, &opts, obs)
 }

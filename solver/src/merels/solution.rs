@@ -48,11 +48,78 @@ impl Default for SolveOptions {
 
 /// What went wrong while solving.
 #[derive(Debug)]
-pub struct SolveError(pub String);
+pub enum SolveError {
+    /// A group's lock file could not be taken.
+    Claim { group: String, error: std::io::Error },
+    /// The group asked for alone is being solved by another process.
+    Busy { group: String, by: String, lock: PathBuf },
+    /// A group needs more memory than allowed (`solved` of `groups` done).
+    Memory { group: Vec<String>, need: u64, limit: u64, solved: usize, groups: usize },
+    /// A sector file could not be written.
+    Write { path: PathBuf, error: std::io::Error },
+    /// A sector file could not be read (a damaged one is solved again, not
+    /// reported).
+    Read { sector: String, error: DbError },
+    /// No group holds the sector asked for.
+    UnknownGroup(String),
+    /// The work asked for needs a database directory.
+    NoDatabase(&'static str),
+    /// A group asked for alone reads sectors whose files are missing.
+    MissingSuccessors { group: String, missing: Vec<PathBuf> },
+    /// Perfect play needs a completely solved game.
+    Incomplete(String),
+    /// Nine men's morris is not in the database whole (`missing` sector
+    /// files): it must be solved first.
+    NotSolved { rules: String, dice: String, dir: PathBuf, missing: usize },
+}
 
 impl std::fmt::Display for SolveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            SolveError::Claim { group, error } => write!(f, "cannot claim group {group}: {error}"),
+            SolveError::Busy { group, by, lock } => {
+                write!(f, "group {group} is being solved by {by}; its lock is {}", lock.display())
+            }
+            SolveError::Memory { group, need, limit, solved, groups } => write!(
+                f,
+                "sector group {} needs about {:.1} GiB, more than the {:.1} GiB allowed: solved {solved} of {groups} \
+                 groups (everything with fewer men is on disk)",
+                group.join(", "),
+                *need as f64 / (1u64 << 30) as f64,
+                *limit as f64 / (1u64 << 30) as f64,
+            ),
+            SolveError::Write { path, error } => write!(f, "cannot write {}: {error}", path.display()),
+            SolveError::Read { sector, error } => write!(f, "cannot read sector {sector}: {error}"),
+            SolveError::UnknownGroup(key) => {
+                write!(f, "no sector group {key} in this solve (`ludus merels plan` lists the groups and their keys)")
+            }
+            SolveError::NoDatabase(what) => write!(f, "{what} needs a database directory (--db)"),
+            SolveError::MissingSuccessors { group, missing } => write!(
+                f,
+                "group {group} reads sectors not solved yet; missing: {} (solve their groups first: `ludus merels \
+                 plan` lists what each group needs)",
+                missing.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+            ),
+            SolveError::Incomplete(rules) => {
+                write!(f, "{rules} is only partly solved: perfect play needs every position")
+            }
+            SolveError::NotSolved { rules, dice, dir, missing } => write!(
+                f,
+                "{rules} is not solved in {} ({missing} sectors missing): solve it first with `ludus merels solve \
+                 --board nine --dice {dice}`",
+                dir.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SolveError::Claim { error, .. } | SolveError::Write { error, .. } => Some(error),
+            SolveError::Read { error, .. } => Some(error),
+            _ => None,
+        }
     }
 }
 
@@ -136,15 +203,15 @@ impl Solution {
             if !loaded && let Some(db) = &sol.db {
                 claim = Some(loop {
                     let c = plan::claim(db.dir(), &group[0].key())
-                        .map_err(|e| SolveError(format!("cannot claim group {}: {e}", group[0].key())))?;
+                        .map_err(|error| SolveError::Claim { group: group[0].key(), error })?;
                     match c {
                         plan::Claimed::Mine(c) => break c,
                         plan::Claimed::Busy(who) if only.is_some() => {
-                            return Err(SolveError(format!(
-                                "group {} is being solved by {who}; its lock is {}",
-                                group[0].key(),
-                                db.dir().join(format!("{}.lock", group[0].key())).display()
-                            )));
+                            return Err(SolveError::Busy {
+                                group: group[0].key(),
+                                by: who,
+                                lock: db.dir().join(format!("{}.lock", group[0].key())),
+                            });
                         }
                         plan::Claimed::Busy(who) => {
                             obs.note(&format!("group {} is being solved by {who}: waiting for it", group[0].key()));
@@ -166,15 +233,13 @@ impl Solution {
                 }
                 let need = sol.memory_estimate(&group);
                 if need > opts.memory_limit {
-                    return Err(SolveError(format!(
-                        "sector group {} needs about {:.1} GiB, more than the {:.1} GiB allowed: solved {} of {} groups \
-                         (everything with fewer men is on disk)",
-                        group.iter().map(|s| s.key()).collect::<Vec<_>>().join(", "),
-                        need as f64 / (1u64 << 30) as f64,
-                        opts.memory_limit as f64 / (1u64 << 30) as f64,
-                        gi,
-                        groups
-                    )));
+                    return Err(SolveError::Memory {
+                        group: group.iter().map(|s| s.key()).collect(),
+                        need,
+                        limit: opts.memory_limit,
+                        solved: gi,
+                        groups,
+                    });
                 }
                 let t0 = Instant::now();
                 let tables = sol.solve_group(&group, opts, obs);
@@ -182,8 +247,7 @@ impl Solution {
                 for mut t in tables {
                     t.meta.seconds = seconds;
                     if let Some(db) = &sol.db {
-                        db.store(&t)
-                            .map_err(|e| SolveError(format!("cannot write {}: {e}", db.path(t.sector()).display())))?;
+                        db.store(&t).map_err(|error| SolveError::Write { path: db.path(t.sector()), error })?;
                     }
                     sol.keep(t);
                 }
@@ -209,24 +273,18 @@ impl Solution {
     /// successors' files must all be in the database.
     fn only_group(&self, todo: &[Vec<Sector>], key: &str) -> Result<usize, SolveError> {
         let Some(gi) = todo.iter().position(|g| g.iter().any(|s| s.key() == key)) else {
-            return Err(SolveError(format!(
-                "no sector group {key} in this solve (`ludus merels plan` lists the groups and their keys)"
-            )));
+            return Err(SolveError::UnknownGroup(key.to_string()));
         };
         let Some(db) = &self.db else {
-            return Err(SolveError("solving one group needs a database (--db) to read its successors from".into()));
+            return Err(SolveError::NoDatabase("solving one group (its successors are read from it)"));
         };
-        let missing: Vec<String> = plan::group_reads(&self.rules, &todo[gi])
+        let missing: Vec<PathBuf> = plan::group_reads(&self.rules, &todo[gi])
             .into_iter()
-            .filter(|&s| !db.path(s).is_file())
-            .map(|s| db.path(s).display().to_string())
+            .map(|s| db.path(s))
+            .filter(|p| !p.is_file())
             .collect();
         if !missing.is_empty() {
-            return Err(SolveError(format!(
-                "group {key} reads sectors not solved yet; missing: {} (solve their groups first: `ludus merels plan` \
-                 lists what each group needs)",
-                missing.join(", ")
-            )));
+            return Err(SolveError::MissingSuccessors { group: key.to_string(), missing });
         }
         Ok(gi)
     }
@@ -240,11 +298,11 @@ impl Solution {
             match db.load(Indexer::new(self.board_tables.clone(), s)) {
                 Ok(t) => tables.push(t),
                 Err(DbError::Missing) => return Ok(false),
-                Err(DbError::Corrupt(m)) => {
-                    obs.note(&format!("{m}; solving sector {} again", s.key()));
+                Err(e @ DbError::Corrupt { .. }) => {
+                    obs.note(&format!("{e}; solving sector {} again", s.key()));
                     return Ok(false);
                 }
-                Err(DbError::Io(e)) => return Err(SolveError(format!("cannot read sector {}: {e}", s.key()))),
+                Err(error @ DbError::Io(_)) => return Err(SolveError::Read { sector: s.key(), error }),
             }
         }
         for t in tables {
@@ -277,7 +335,7 @@ impl Solution {
                 Ok(())
             }
             Err(DbError::Missing) => Ok(()),
-            Err(e) => Err(SolveError(format!("sector {}: {e}", s.key()))),
+            Err(error) => Err(SolveError::Read { sector: s.key(), error }),
         }
     }
 

@@ -82,7 +82,7 @@ const LISTED: usize = 20;
 /// database and nothing solved: `max_men: Some(0)`).
 pub fn verify(sol: &mut Solution, obs: &dyn Observer) -> Result<VerifyReport, SolveError> {
     let rules = sol.rules;
-    let db = sol.database().cloned().ok_or_else(|| SolveError("verify needs a database directory".into()))?;
+    let db = sol.database().cloned().ok_or(SolveError::NoDatabase("verifying"))?;
     let kind = rules.board.kind;
     let order: Vec<Sector> = solve_order(&rules).into_iter().flatten().filter(|s| s.is_stored()).collect();
     let mut report = VerifyReport {

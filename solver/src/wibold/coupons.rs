@@ -31,22 +31,45 @@ pub struct Coupons {
     terms: Vec<(u64, i128)>,
 }
 
+/// Coupons that cannot be collected as asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CouponsError {
+    /// Not between 1 and 64 coupons.
+    Count(usize),
+    /// A coupon of weight 0 (never collected).
+    ZeroWeight,
+    /// The weights add to more than the outcomes of a draw.
+    Overweight { sum: u64, total: u64 },
+}
+
+impl std::fmt::Display for CouponsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CouponsError::Count(n) => write!(f, "{n} coupons: between 1 and 64 are supported"),
+            CouponsError::ZeroWeight => f.write_str("a coupon of weight 0 can never be collected"),
+            CouponsError::Overweight { sum, total } => write!(f, "weights add to {sum}, more than the total {total}"),
+        }
+    }
+}
+
+impl std::error::Error for CouponsError {}
+
 /// The unit roundoff of f64.
 const U: f64 = f64::EPSILON / 2.0;
 
 impl Coupons {
     /// A collector of coupons with these weights out of `total` equally
     /// likely outcomes per draw (the rest yield nothing).
-    pub fn new(weights: &[u64], total: u64) -> Result<Coupons, String> {
+    pub fn new(weights: &[u64], total: u64) -> Result<Coupons, CouponsError> {
         if weights.is_empty() || weights.len() > 64 {
-            return Err(format!("{} coupons: between 1 and 64 are supported", weights.len()));
+            return Err(CouponsError::Count(weights.len()));
         }
         if weights.contains(&0) {
-            return Err("a coupon of weight 0 can never be collected".into());
+            return Err(CouponsError::ZeroWeight);
         }
         let sum: u64 = weights.iter().sum();
         if sum > total {
-            return Err(format!("weights add to {sum}, more than the total {total}"));
+            return Err(CouponsError::Overweight { sum, total });
         }
         let g = weights.iter().fold(total, |g, &w| g.gcd(&w));
         let weights: Vec<u64> = weights.iter().map(|w| w / g).collect();

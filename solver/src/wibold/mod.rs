@@ -15,6 +15,6 @@ pub mod stats;
 pub mod tournament;
 
 pub use analysis::{LengthLaw, LengthSummary, VirtueRow, null_outcomes, virtue_table};
-pub use coupons::{Coupons, Curve, decimal};
+pub use coupons::{Coupons, CouponsError, Curve, decimal};
 pub use simulate::{SimConfig, SimReport, Tally, play_logged, simulate};
 pub use tournament::{MatchReport, play_match};
