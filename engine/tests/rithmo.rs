@@ -498,3 +498,33 @@ proptest! {
         }
     }
 }
+
+/// The quiescence search's generator against the whole one filtered: the
+/// plain moves onto a set of squares, then every capture and strike, in
+/// the order of `generate`; and whether any plain move exists.
+#[test]
+fn moves_onto_squares_are_the_filtered_whole() {
+    use engine::rithmo::{Bitboard, MoveKind, MoveList};
+    use rand::Rng as _;
+    let rules = RuleSet::common();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
+    let mut checked = 0;
+    for game in 0..60u64 {
+        for p in random_positions(game.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 3, 150) {
+            let mut all = MoveList::new();
+            p.generate(&rules, &mut all);
+            let has_plain = all.iter().any(|m| m.kind == MoveKind::Plain);
+            assert_eq!(p.has_plain_move(&rules), has_plain, "{p}");
+            let masks = [Bitboard::EMPTY, Bitboard::FULL, Bitboard(rng.random::<u128>()), !p.all()];
+            for onto in masks {
+                let want: Vec<_> =
+                    all.iter().copied().filter(|m| m.kind != MoveKind::Plain || onto.contains(m.to)).collect();
+                let mut got = MoveList::new();
+                p.generate_onto(&rules, onto, &mut got);
+                assert_eq!(got.as_slice(), want.as_slice(), "{p} onto {onto:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}

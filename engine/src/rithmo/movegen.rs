@@ -185,14 +185,15 @@ struct Sides<'a> {
 /// Every move of the side to move: the plain ones by distance (longest
 /// first), direction and square, then the captures and strikes in order.
 #[inline(always)]
-fn generate_body(pos: &Position, rules: &RuleSet, out: &mut MoveList) {
+fn generate_body(pos: &Position, rules: &RuleSet, onto: Bitboard, out: &mut MoveList) {
     let paths = Paths::new(!pos.all(), rules.max_distance());
     let (own, enemy) = (pos.occupied(pos.side_to_move()), pos.occupied(pos.side_to_move().other()));
     let movers = by_distance(pos, rules, own);
     let sides = Sides { own, enemy, movers: &movers, moved: UNMOVED };
     for &k in &rules.distances[..rules.n_distances as usize] {
         for dir in Dir::ALL {
-            for from in (sides.movers[k as usize & 7] & paths.open(dir, k)).iter() {
+            let landing = onto.shift(dir.opposite(), k);
+            for from in (sides.movers[k as usize & 7] & paths.open(dir, k) & landing).iter() {
                 let to = Square((from.0 as i16 + dir.delta() as i16 * k as i16) as u8);
                 out.push(Move::new(from, to, MoveKind::Plain));
             }
@@ -475,7 +476,25 @@ impl Position {
     /// captures and strikes in order.
     pub fn generate(&self, rules: &RuleSet, out: &mut MoveList) {
         let pos = self;
-        with_bit_instructions!(generate_body(pos: &Position, rules: &RuleSet, out: &mut MoveList) -> ())
+        let onto = Bitboard::FULL;
+        with_bit_instructions!(generate_body(pos: &Position, rules: &RuleSet, onto: Bitboard, out: &mut MoveList) -> ())
+    }
+
+    /// The moves of [`Position::generate`] without the plain moves that
+    /// end outside `onto`, in the same order: what a quiescence search
+    /// looks at (captures, strikes, and the plain moves that may besiege).
+    pub fn generate_onto(&self, rules: &RuleSet, onto: Bitboard, out: &mut MoveList) {
+        let pos = self;
+        with_bit_instructions!(generate_body(pos: &Position, rules: &RuleSet, onto: Bitboard, out: &mut MoveList) -> ())
+    }
+
+    /// Whether the side to move has a plain move.
+    pub fn has_plain_move(&self, rules: &RuleSet) -> bool {
+        let paths = Paths::new(!self.all(), rules.max_distance());
+        let movers = by_distance(self, rules, self.occupied(self.side_to_move()));
+        rules.distances[..rules.n_distances as usize]
+            .iter()
+            .any(|&k| !(movers[k as usize & 7] & paths.any(k)).is_empty())
     }
 
     /// The number of legal moves (none when the game is over), without

@@ -347,7 +347,9 @@ impl Searcher {
         None
     }
 
-    fn order(&self, pos: &Position, moves: &mut MoveList, tt_move: Option<Move>, ply: usize) {
+    /// The moves in the order they are searched: the table's move, captures
+    /// and strikes by what they take, killers, then by history.
+    fn order(&self, pos: &Position, moves: &MoveList, tt_move: Option<Move>, ply: usize) -> Picker {
         let score = |m: &Move| -> i32 {
             if Some(*m) == tt_move {
                 return i32::MAX;
@@ -369,15 +371,11 @@ impl Searcher {
                 }
             }
         };
-        // Best first, ties in generation order; keys on the stack, not the
-        // heap.
-        let mut keyed: ArrayVec<(std::cmp::Reverse<i32>, u16), 512> =
-            moves.iter().enumerate().map(|(i, m)| (std::cmp::Reverse(score(m)), i as u16)).collect();
-        keyed.sort_unstable();
-        let before = moves.clone();
-        for (slot, &(_, i)) in moves.iter_mut().zip(keyed.iter()) {
-            *slot = before[i as usize];
+        let mut keyed = ArrayVec::new();
+        for (i, &m) in moves.iter().enumerate() {
+            keyed.push((Picker::key(score(&m), i), m));
         }
+        Picker { keyed, next: 0, sorted: false }
     }
 
     fn negamax(&mut self, pos: &Position, depth: i32, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
@@ -437,12 +435,12 @@ impl Searcher {
                 }
             }
         }
-        self.order(pos, &mut moves, tt_move, ply);
+        let mut picker = self.order(pos, &moves, tt_move, ply);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
         let mut i = 0;
-        for &m in moves.iter() {
+        while let Some(m) = picker.next() {
             if ply == 0 && self.excluded.contains(&m) {
                 continue;
             }
@@ -530,24 +528,29 @@ impl Searcher {
         if self.time_up() {
             return 0;
         }
+        // Captures and strikes; plain moves only where they may besiege
+        // (next to an enemy piece), and only in the first plies.
+        let enemy = pos.occupied(pos.side_to_move().other());
+        let near = if qply < 4 {
+            super::bitboard::Dir::ALL.into_iter().fold(super::bitboard::Bitboard::EMPTY, |acc, d| acc | enemy.step(d))
+        } else {
+            super::bitboard::Bitboard::EMPTY
+        };
         let mut moves = MoveList::new();
-        pos.generate(&self.rules, &mut moves);
-        if moves.is_empty() {
+        pos.generate_onto(&self.rules, near, &mut moves);
+        if moves.is_empty() && !pos.has_plain_move(&self.rules) {
             return -(WIN - ply as i32);
         }
+        // The evaluation reads the side to move's captures and strikes,
+        // which are all there.
         let stand = self.eval(pos, &moves);
         if stand >= beta || ply >= MAX_PLY - 2 {
             return stand;
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        // Captures and strikes; plain moves only where they may besiege.
-        let enemy = pos.occupied(pos.side_to_move().other());
-        let near =
-            super::bitboard::Dir::ALL.into_iter().fold(super::bitboard::Bitboard::EMPTY, |acc, d| acc | enemy.step(d));
-        moves.retain(|m| m.kind != MoveKind::Plain || (qply < 4 && near.contains(m.to)));
-        self.order(pos, &mut moves, None, ply.min(MAX_PLY - 1));
-        for &m in moves.iter() {
+        let mut picker = self.order(pos, &moves, None, ply.min(MAX_PLY - 1));
+        while let Some(m) = picker.next() {
             let child = pos.play(m, &self.rules);
             if m.kind == MoveKind::Plain && child.clock > 0 {
                 continue; // no siege: not tactical
@@ -571,5 +574,81 @@ impl Searcher {
             }
         }
         best
+    }
+}
+
+/// Moves handed out best first, ties in generation order: the first few by
+/// selection (a cut often comes after one or two), the rest sorted once.
+struct Picker {
+    /// Each move with its key: the higher, the sooner.
+    keyed: ArrayVec<(u64, Move), 512>,
+    next: usize,
+    sorted: bool,
+}
+
+impl Picker {
+    /// Picks made by selection before the rest is sorted.
+    const SELECTED: usize = 3;
+
+    /// The key of the move of ordering score `score` generated `i`-th:
+    /// unique, so the order is the same however it is found.
+    fn key(score: i32, i: usize) -> u64 {
+        ((score as i64 - i32::MIN as i64) as u64) << 16 | (0xFFFF - i as u64)
+    }
+
+    fn next(&mut self) -> Option<Move> {
+        let n = self.keyed.len();
+        if self.next >= n {
+            return None;
+        }
+        if !self.sorted {
+            if self.next < Self::SELECTED {
+                let mut best = self.next;
+                for j in self.next + 1..n {
+                    if self.keyed[j].0 > self.keyed[best].0 {
+                        best = j;
+                    }
+                }
+                self.keyed.swap(self.next, best);
+            } else {
+                self.keyed[self.next..].sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+                self.sorted = true;
+            }
+        }
+        self.next += 1;
+        Some(self.keyed[self.next - 1].1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rithmo::Square;
+
+    /// The picker hands out the moves in the order of a full sort by score,
+    /// ties in generation order, however many equal scores there are.
+    #[test]
+    fn picks_are_a_stable_sort_by_score() {
+        let mut state = 7u64;
+        for round in 0..500 {
+            let n = (round % 40) + 1;
+            let mut scored = Vec::new();
+            let mut picker = Picker { keyed: ArrayVec::new(), next: 0, sorted: false };
+            for i in 0..n {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let score = match state >> 61 {
+                    0 => i32::MAX,
+                    1 => 0,
+                    _ => ((state >> 33) % 5) as i32 * 1000,
+                };
+                let m = Move::new(Square(i as u8), Square(i as u8 + 1), MoveKind::Plain);
+                scored.push((score, i, m));
+                picker.keyed.push((Picker::key(score, i), m));
+            }
+            scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            let want: Vec<Move> = scored.iter().map(|x| x.2).collect();
+            let got: Vec<Move> = std::iter::from_fn(|| picker.next()).collect();
+            assert_eq!(got, want, "round {round}");
+        }
     }
 }
