@@ -98,7 +98,9 @@ pub(crate) fn retrograde(rules: &Rules, known: &Known, ix: Vec<Indexer>, obs: &d
     obs.finish();
 
     let mut level: u64 = 0;
-    obs.begin("retrograde: propagating", top.load(Relaxed) + 1);
+    // Plies to the end, one level at a time: the deepest is found on the
+    // way, so the stage counts levels without a total.
+    obs.begin("retrograde: propagating, level", 0);
     while level <= top.load(Relaxed) {
         let target = (level + 1) as Packed;
         let lost_here = level.is_multiple_of(2);
