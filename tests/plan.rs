@@ -171,3 +171,48 @@ fn an_abandoned_claim_is_taken_over() {
     assert!(!dir.join("3-0-3-0.lock").exists());
     let _ = fs::remove_dir_all(db);
 }
+
+/// `merels verify --manifest`: two solves of one game write manifests of
+/// the same bytes, listing every sector file with its SHA-256 (checked by
+/// `sha256sum` where it is installed); a damaged database fails and gets
+/// no manifest.
+#[test]
+fn verified_databases_publish_one_manifest() {
+    let mut manifests = Vec::new();
+    for run in ["a", "b"] {
+        let db = temp("manifest", run);
+        let _ = fs::remove_dir_all(&db);
+        whole("three", "schaedler", &db);
+        let args = ["merels", "verify", "--board", "three", "--dice", "schaedler", "--db", db.to_str().unwrap()];
+        let text = ok(&[&args[..], &["--manifest", "--json", "-q"]].concat());
+        let report: Value = serde_json::from_str(&text).unwrap();
+        let path = PathBuf::from(report["manifest"]["path"].as_str().unwrap());
+        let manifest = fs::read_to_string(&path).unwrap();
+        let dir = path.parent().unwrap();
+        let files: Vec<String> = sector_files(&db).keys().map(|k| k.rsplit('/').next().unwrap().to_string()).collect();
+        let listed: Vec<String> = manifest.lines().map(|l| l.split_once("  ").unwrap().1.to_string()).collect();
+        assert_eq!(listed, files, "the manifest lists every sector file, sorted");
+        assert_eq!(report["manifest"]["files"].as_array().unwrap().len(), files.len());
+        if let Ok(o) =
+            std::process::Command::new("sha256sum").arg("-c").arg("--quiet").arg("MANIFEST").current_dir(dir).output()
+        {
+            assert!(o.status.success(), "sha256sum -c: {}", String::from_utf8_lossy(&o.stdout));
+        }
+        manifests.push(manifest);
+        if run == "b" {
+            // One byte of a payload changed: a failure, and no manifest.
+            fs::remove_file(&path).unwrap();
+            let victim = dir.join(listed.last().unwrap());
+            let mut bytes = fs::read(&victim).unwrap();
+            let last = bytes.len() - 1;
+            bytes[last] ^= 0x40;
+            fs::write(&victim, &bytes).unwrap();
+            let o = ludus(&[&args[..], &["--manifest", "-q"]].concat());
+            assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+            assert!(stderr(&o).contains("no manifest written"), "{}", stderr(&o));
+            assert!(!path.exists());
+        }
+        fs::remove_dir_all(&db).unwrap();
+    }
+    assert_eq!(manifests[0], manifests[1], "two solves, the same bytes");
+}

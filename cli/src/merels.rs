@@ -101,6 +101,11 @@ enum MerelsCmd {
         /// Worker threads [default: one per core]; the results do not depend on it
         #[arg(long, value_name = "T", value_parser = parse_threads)]
         threads: Option<usize>,
+        /// When every check holds, write the SHA-256 of every sector file
+        /// read to MANIFEST in the rules' database directory (the format of
+        /// `sha256sum`: `sha256sum -c MANIFEST` there checks it)
+        #[arg(long)]
+        manifest: bool,
         /// No progress bars
         #[arg(long, short)]
         quiet: bool,
@@ -204,8 +209,9 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             }
             Ok(())
         }
-        MerelsCmd::Verify { board, dice, rules, more, db, threads, quiet, json } => {
+        MerelsCmd::Verify { board, dice, rules, more, db, threads, manifest, quiet, json } => {
             let rules = rules_for(board, dice, &rules, &more)?;
+            let db_root = db.clone();
             let opts = SolveOptions { db: Some(db), max_men: Some(0), keep_all: false, ..SolveOptions::default() };
             let bars = Bars::new(quiet || json);
             let r = pool(threads, u64::MAX)?.install(|| -> Result<_> {
@@ -218,10 +224,27 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                     r.rules, r.directory
                 )));
             }
+            let written = match manifest && r.ok() {
+                true => {
+                    let store = solver::merels::db::Db::new(&db_root, rules);
+                    Some(pool(threads, u64::MAX)?.install(|| solver::merels::manifest::write(&store, &r.files))?)
+                }
+                false => None,
+            };
             if json {
-                print_json(&r)?;
+                let mut v = serde_json::to_value(&r)?;
+                if let Some((path, entries)) = &written {
+                    v["manifest"] = serde_json::json!({"path": path, "files": entries});
+                }
+                println!("{}", serde_json::to_string_pretty(&v)?);
             } else {
                 print_verify(&r);
+                if let Some((path, entries)) = &written {
+                    println!("Manifest of {} files written to {}", entries.len(), path.display());
+                }
+            }
+            if manifest && !r.ok() {
+                eprintln!("no manifest written: the database has failures");
             }
             if !r.ok() {
                 std::process::exit(1);

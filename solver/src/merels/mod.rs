@@ -7,6 +7,7 @@ pub mod db;
 pub mod exact;
 pub mod index;
 pub mod known;
+pub mod manifest;
 pub mod markov;
 pub mod observer;
 pub mod perfect;

@@ -67,6 +67,9 @@ pub struct VerifyReport {
     pub positions: u64,
     pub max_residual: f64,
     pub failures: u64,
+    /// The sectors whose files were read (checked or not).
+    #[serde(skip)]
+    pub files: Vec<Sector>,
 }
 
 impl VerifyReport {
@@ -94,6 +97,7 @@ pub fn verify(sol: &mut Solution, obs: &dyn Observer) -> Result<VerifyReport, So
         positions: 0,
         max_residual: 0.0,
         failures: 0,
+        files: Vec::new(),
     };
     for (k, &s) in order.iter().enumerate() {
         if !db.path(s).exists() {
@@ -120,6 +124,7 @@ pub fn verify(sol: &mut Solution, obs: &dyn Observer) -> Result<VerifyReport, So
             });
             continue;
         }
+        report.files.push(s);
         let mut complete = true;
         for c in successors(&rules, s) {
             complete &= sol.load_sector(c).unwrap_or(false);
