@@ -11,7 +11,7 @@ use engine::players::Bot;
 use engine::players::Limit;
 use engine::players::alphabeta::SearcherBot;
 use engine::players::opening::RandomOpening;
-use engine::rithmo::tune::{Sample, fit, samples};
+use engine::rithmo::tune::{Positions, Sample, fit, samples};
 use engine::rithmo::{Move, Position, Rithmomachia, RuleSet, Weights};
 use serde_json::json;
 
@@ -47,6 +47,10 @@ pub struct TuneArgs {
     /// keeps its sign)
     #[arg(long, default_value_t = 2.0)]
     bound: f64,
+    /// The positions of those games the weights are fitted to: quiet ones
+    /// (neither side can take anything) or all
+    #[arg(long, value_enum, default_value_t = Fitted::Quiet)]
+    positions: Fitted,
     /// Seed of the games (the test match uses seed + 1)
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -59,6 +63,15 @@ pub struct TuneArgs {
     /// No progress bar
     #[arg(long, short)]
     quiet: bool,
+}
+
+/// The positions a fit learns from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Fitted {
+    /// Positions where neither side can take anything
+    Quiet,
+    /// Every position after the random openings
+    All,
 }
 
 fn bot(depth: u32, weights: Weights, opening: usize) -> Box<dyn Bot<Rithmomachia>> {
@@ -95,7 +108,11 @@ pub fn run(args: TuneArgs) -> Result<()> {
             g.played.moves.iter().map(|m| m.parse::<Move>()).collect::<std::result::Result<_, _>>()?;
         // Player 0 is Even.
         let even = g.played.outcome.score(0);
-        data.extend(samples(&start, &rules, &moves, even, 2 * args.opening));
+        let which = match args.positions {
+            Fitted::Quiet => Positions::Quiet,
+            Fitted::All => Positions::All,
+        };
+        data.extend(samples(&start, &rules, &moves, even, 2 * args.opening, which));
     }
     let (tuned, k, before, after) = fit(&data, current, args.bound);
 
@@ -115,6 +132,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
         let v = json!({
             "games": logs.len(),
             "positions": data.len(),
+            "fitted_positions": if args.positions == Fitted::Quiet { "quiet" } else { "all" },
             "depth": args.depth,
             "scale": k,
             "bound": args.bound,
@@ -132,10 +150,11 @@ pub fn run(args: TuneArgs) -> Result<()> {
         return Ok(());
     }
     println!(
-        "Weights {} fitted to {} positions of {} self-play games (depth {}, {} random turns each first, seed {}): scale {k:.4}, \
+        "Weights {} fitted to {} {}positions of {} self-play games (depth {}, {} random turns each first, seed {}): scale {k:.4}, \
          mean squared error {before:.6} → {after:.6} (weights within a factor {})",
         args.base,
         data.len(),
+        if args.positions == Fitted::Quiet { "quiet " } else { "" },
         logs.len(),
         args.depth,
         args.opening,

@@ -17,13 +17,40 @@ pub struct Sample {
     pub result: f64,
 }
 
-/// The samples of one game: every position after the first `skip` plies.
-pub fn samples(start: &Position, rules: &RuleSet, moves: &[Move], even_score: f64, skip: usize) -> Vec<Sample> {
+/// The positions of a game a fit learns from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Positions {
+    /// Every position.
+    All,
+    /// Only those where neither side can take anything: a static
+    /// evaluation says little of a position in the middle of an exchange.
+    Quiet,
+}
+
+/// Term indices of the best capture at hand and of the men under threat.
+const BEST_CAPTURE: usize = 5;
+const THREATENED: usize = 6;
+
+/// The samples of one game: the positions after the first `skip` plies
+/// (those of `which`).
+pub fn samples(
+    start: &Position,
+    rules: &RuleSet,
+    moves: &[Move],
+    even_score: f64,
+    skip: usize,
+    which: Positions,
+) -> Vec<Sample> {
     let mut out = Vec::new();
     let mut pos = *start;
     for (i, &m) in moves.iter().enumerate() {
         if i >= skip {
             let mut f = features(&pos, rules);
+            let quiet = f.0[BEST_CAPTURE] == 0 && f.0[THREATENED] == 0;
+            if which == Positions::Quiet && !quiet {
+                pos = pos.play(m, rules);
+                continue;
+            }
             if pos.side_to_move() == Side::Odd {
                 f.0.iter_mut().for_each(|x| *x = -*x);
             }
@@ -109,4 +136,40 @@ pub fn fit(samples: &[Sample], start: Weights, bound: f64) -> (Weights, f64, f64
         }
     }
     (w, k, before, best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Quiet samples are exactly the positions of all samples where neither
+    /// side can take anything, in order.
+    #[test]
+    fn quiet_samples_are_the_positions_without_captures() {
+        let rules = RuleSet::common();
+        let mut pos = Position::start();
+        let mut moves = Vec::new();
+        // A game that keeps taking when it can, so both kinds occur.
+        for ply in 0..300 {
+            let legal = pos.legal_moves(&rules);
+            let Some(&m) = legal.iter().find(|m| m.is_tactical()).or(legal.get((ply * 7) % legal.len().max(1))) else {
+                break;
+            };
+            moves.push(m);
+            pos = pos.play(m, &rules);
+            if pos.is_over(&rules) {
+                break;
+            }
+        }
+        let all = samples(&Position::start(), &rules, &moves, 1.0, 4, Positions::All);
+        let quiet = samples(&Position::start(), &rules, &moves, 1.0, 4, Positions::Quiet);
+        assert_eq!(all.len(), moves.len() - 4);
+        let want: Vec<_> =
+            all.iter().filter(|s| s.features.0[BEST_CAPTURE] == 0 && s.features.0[THREATENED] == 0).collect();
+        assert!(!want.is_empty() && want.len() < all.len(), "{} of {}", want.len(), all.len());
+        assert_eq!(quiet.len(), want.len());
+        for (q, w) in quiet.iter().zip(want) {
+            assert_eq!(q.features.0, w.features.0);
+        }
+    }
 }
