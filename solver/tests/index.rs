@@ -4,7 +4,7 @@
 use engine::merels::{Board, BoardKind, PointSet, State};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use solver::merels::index::{colex_rank, colex_unrank, compress, deposit};
+use solver::merels::index::{BINOMIAL, colex_rank, colex_unrank, compress, compress_bits, deposit};
 use solver::merels::{BoardTables, Indexer, Sector};
 
 fn random_state(board: &Board, w: u8, b: u8, rng: &mut impl Rng) -> State {
@@ -15,6 +15,27 @@ fn random_state(board: &Board, w: u8, b: u8, rng: &mut impl Rng) -> State {
     let own = pts[..w as usize].iter().fold(0u32, |a, &p| a | 1 << p);
     let other = pts[w as usize..(w + b) as usize].iter().fold(0u32, |a, &p| a | 1 << p);
     State { own: PointSet(own), other: PointSet(other), own_hand: 0, other_hand: 0 }
+}
+
+/// The colexicographic rank from its definition: the `t`-th member from
+/// the bottom, at point `p`, adds `C(p, t)`.
+fn colex_rank_slow(set: u32) -> u64 {
+    (0..24).filter(|p| set >> p & 1 == 1).enumerate().map(|(t, p)| BINOMIAL.get(p as usize, t + 1)).sum()
+}
+
+#[test]
+fn fast_ranking_helpers_equal_their_definitions() {
+    // Every set of up to 24 points.
+    for set in 0u32..1 << 24 {
+        assert_eq!(colex_rank(set), colex_rank_slow(set), "{set:#x}");
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    for _ in 0..200_000 {
+        let (set, mask) = (rng.random::<u32>() & 0xff_ffff, rng.random::<u32>() & 0xff_ffff);
+        assert_eq!(compress(set, mask), compress_bits(set, mask));
+        let packed = rng.random::<u32>() & ((1u64 << mask.count_ones()) - 1) as u32;
+        assert_eq!(compress(deposit(packed, mask), mask), packed);
+    }
 }
 
 #[test]
