@@ -40,9 +40,13 @@ pub struct TuneArgs {
     #[arg(long, value_name = "PLIES", default_value_t = 3)]
     opening: usize,
     /// The weights to start from, play the games with and test against:
-    /// hand, fitted-1 or default (the engine's)
+    /// hand, fitted-1, fitted-2 or default (the engine's)
     #[arg(long, default_value = "default")]
     base: String,
+    /// Fit nothing: test these named weights against --base (a second test
+    /// of an accepted change, on other games: give another --seed)
+    #[arg(long, value_name = "NAME")]
+    test: Option<String>,
     /// Each fitted weight stays within this factor of the current one (and
     /// keeps its sign)
     #[arg(long, default_value_t = 2.0)]
@@ -95,11 +99,14 @@ pub fn run(args: TuneArgs) -> Result<()> {
     let hidden = args.quiet || args.json;
     let t = Instant::now();
 
-    // The games to learn from: the current engine against itself.
+    // The games to learn from: the current engine against itself (none
+    // when only testing).
     let current = Weights::named(&args.base)?;
+    let fixed = args.test.as_deref().map(Weights::named).transpose()?;
     let (a, b) = (bot(args.depth, current, args.opening), bot(args.depth, current, args.opening));
-    let cfg = Config { games: args.games, seed: args.seed, max_plies: 1000, threads };
-    let bar = counter(args.games as u64, "self-play games", hidden);
+    let games = if fixed.is_some() { 0 } else { args.games };
+    let cfg = Config { games, seed: args.seed, max_plies: 1000, threads };
+    let bar = counter(games as u64, "self-play games", hidden);
     let logs = arena::run(&game, a.as_ref(), b.as_ref(), &cfg, &|| bar.inc(1))?;
     bar.finish_and_clear();
     let mut data: Vec<Sample> = Vec::new();
@@ -114,7 +121,10 @@ pub fn run(args: TuneArgs) -> Result<()> {
         };
         data.extend(samples(&start, &rules, &moves, even, 2 * args.opening, which));
     }
-    let (tuned, k, before, after) = fit(&data, current, args.bound);
+    let (tuned, k, before, after) = match fixed {
+        Some(w) => (w, f64::NAN, f64::NAN, f64::NAN),
+        None => fit(&data, current, args.bound),
+    };
 
     // The fitted engine (A) against the current one (B).
     let (a, b) = (bot(args.match_depth, tuned, args.opening), bot(args.match_depth, current, args.opening));
@@ -141,6 +151,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
             "base": args.base,
             "current": w(&current),
             "fitted": w(&tuned),
+            "tested": args.test,
             "match_depth": args.match_depth,
             "sprt": {"test": test, "decision": r.decision, "llr": r.llr},
             "match": s,
@@ -149,19 +160,23 @@ pub fn run(args: TuneArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&v).map_err(|e| CliError(e.to_string()))?);
         return Ok(());
     }
-    println!(
-        "Weights {} fitted to {} {}positions of {} self-play games (depth {}, {} random turns each first, seed {}): scale {k:.4}, \
+    if let Some(name) = &args.test {
+        println!("Weights {name} against {} (nothing fitted)", args.base);
+    } else {
+        println!(
+            "Weights {} fitted to {} {}positions of {} self-play games (depth {}, {} random turns each first, seed {}): scale {k:.4}, \
          mean squared error {before:.6} → {after:.6} (weights within a factor {})",
-        args.base,
-        data.len(),
-        if args.positions == Fitted::Quiet { "quiet " } else { "" },
-        logs.len(),
-        args.depth,
-        args.opening,
-        args.seed,
-        args.bound
-    );
-    println!("  {:<16} {:>8} {:>8}", "term", args.base, "fitted");
+            args.base,
+            data.len(),
+            if args.positions == Fitted::Quiet { "quiet " } else { "" },
+            logs.len(),
+            args.depth,
+            args.opening,
+            args.seed,
+            args.bound
+        );
+    }
+    println!("  {:<16} {:>8} {:>8}", "term", args.base, args.test.as_deref().unwrap_or("fitted"));
     for (i, n) in names.iter().enumerate() {
         println!("  {n:<16} {:>8} {:>8}", current.0[i], tuned.0[i]);
     }
