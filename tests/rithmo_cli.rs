@@ -1,7 +1,7 @@
 //! `ludus rithmo` end to end.
 
 mod common;
-use common::ludus;
+use common::{ludus, stderr, stdout};
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -258,4 +258,36 @@ fn arena_sprt_stops_with_a_verdict() {
     assert!((30..2000).contains(&v["games"].as_u64().unwrap()));
     assert!(v["sprt"]["llr"].as_f64().unwrap() >= v["sprt"]["upper_bound"].as_f64().unwrap());
     assert!(v["elo_low"].as_f64().unwrap() > 0.0);
+}
+
+/// `rithmo tune --test NAME` fits nothing and plays the named weights
+/// against the base ones; an unknown name is refused.
+#[test]
+fn tune_tests_named_weights_without_fitting() {
+    let o = ludus(&[
+        "rithmo",
+        "tune",
+        "--test",
+        "fitted-2",
+        "--base",
+        "hand",
+        "--match-depth",
+        "1",
+        "--max-games",
+        "4",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["tested"], "fitted-2");
+    assert_eq!(v["games"], 0);
+    assert_eq!(v["positions"], 0);
+    let games = v["match"]["games"].as_u64().unwrap();
+    assert!((2..=4).contains(&games), "{games}");
+    assert_eq!(v["fitted"]["men"], 20, "the named weights are the ones tested");
+    let o = ludus(&["rithmo", "tune", "--test", "fitted-9", "--max-games", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown weights 'fitted-9'"), "{}", stderr(&o));
 }
