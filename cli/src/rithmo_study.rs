@@ -45,7 +45,7 @@ pub struct StudyArgs {
     /// Search depth of both engines in self-play (plies)
     #[arg(long, default_value_t = 2, value_parser = parse_depth)]
     depth: u32,
-    /// The evaluation's weights of both engines: hand, fitted-1 or default
+    /// The evaluation's weights of both engines: hand, fitted-1, fitted-2 or default
     #[arg(long, default_value = "default")]
     weights: String,
     /// Each engine's first turns of a game played at random (varied games)
