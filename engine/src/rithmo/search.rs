@@ -99,6 +99,8 @@ pub struct Searcher {
     /// Root moves left out (the lines already found at this depth, for
     /// several principal variations).
     excluded: Vec<Move>,
+    /// Quiescence's stand-pat values of this search.
+    stand_pat: StandPat,
 }
 
 impl Searcher {
@@ -128,6 +130,7 @@ impl Searcher {
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
             excluded: Vec::new(),
+            stand_pat: StandPat::new(),
         })
     }
 
@@ -158,6 +161,7 @@ impl Searcher {
         self.stopped = false;
         self.stop.store(false, Ordering::Relaxed);
         self.tt.new_search();
+        self.stand_pat.clear();
         for h in self.history.iter_mut() {
             for x in h.iter_mut() {
                 *x /= 8;
@@ -221,6 +225,7 @@ impl Searcher {
         self.stopped = false;
         self.stop.store(false, Ordering::Relaxed);
         self.tt.new_search();
+        self.stand_pat.clear();
         let legal = pos.legal_moves(&self.rules);
         if legal.is_empty() {
             return vec![self.search(pos, history, limits, |_| {})];
@@ -528,6 +533,15 @@ impl Searcher {
         if self.time_up() {
             return 0;
         }
+        // A position met before in this search: its stand-pat value (or
+        // that it has no move) without generating or evaluating.
+        let key = pos.hash();
+        let known = self.stand_pat.get(key);
+        match known {
+            Some(NO_MOVE) => return -(WIN - ply as i32),
+            Some(stand) if stand >= beta || ply >= MAX_PLY - 2 => return stand,
+            _ => {}
+        }
         // Captures and strikes; plain moves only where they may besiege
         // (next to an enemy piece), and only in the first plies.
         let enemy = pos.occupied(pos.side_to_move().other());
@@ -539,11 +553,19 @@ impl Searcher {
         let mut moves = MoveList::new();
         pos.generate_onto(&self.rules, near, &mut moves);
         if moves.is_empty() && !pos.has_plain_move(&self.rules) {
+            self.stand_pat.put(key, NO_MOVE);
             return -(WIN - ply as i32);
         }
         // The evaluation reads the side to move's captures and strikes,
         // which are all there.
-        let stand = self.eval(pos, &moves);
+        let stand = match known {
+            Some(stand) => stand,
+            None => {
+                let stand = self.eval(pos, &moves);
+                self.stand_pat.put(key, stand);
+                stand
+            }
+        };
         if stand >= beta || ply >= MAX_PLY - 2 {
             return stand;
         }
@@ -625,6 +647,22 @@ mod tests {
     use super::*;
     use crate::rithmo::Square;
 
+    /// A stand-pat slot gives back only the value of its own position, and
+    /// nothing after a clear.
+    #[test]
+    fn stand_pat_slots_answer_for_their_own_position() {
+        let mut t = StandPat::new();
+        assert_eq!(t.get(0), None);
+        t.put(0, 17);
+        assert_eq!(t.get(0), Some(17));
+        let other = StandPat::SLOTS as u64; // the same slot, another position
+        assert_eq!(t.get(other), None);
+        t.put(other, NO_MOVE);
+        assert_eq!((t.get(other), t.get(0)), (Some(NO_MOVE), None));
+        t.clear();
+        assert_eq!(t.get(other), None);
+    }
+
     /// The picker hands out the moves in the order of a full sort by score,
     /// ties in generation order, however many equal scores there are.
     #[test]
@@ -650,5 +688,44 @@ mod tests {
             let got: Vec<Move> = std::iter::from_fn(|| picker.next()).collect();
             assert_eq!(got, want, "round {round}");
         }
+    }
+}
+
+/// What a stand-pat slot holds for a position without a move.
+const NO_MOVE: i32 = i32::MIN;
+
+/// Stand-pat values by position hash, one slot per hash's low bits, the
+/// newest kept: a position met again in a search (by another order of the
+/// same moves, or in the next iteration) skips its evaluation, and its move
+/// generation too when it cuts off. Cleared at each search, so the weights
+/// and rules are those of the search.
+struct StandPat {
+    slots: Box<[(u64, i32)]>,
+    /// Whether the slot holds a value (a hash may be anything, 0 too).
+    filled: Box<[bool]>,
+}
+
+impl StandPat {
+    const SLOTS: usize = 1 << 16;
+
+    fn new() -> StandPat {
+        StandPat { slots: vec![(0, 0); Self::SLOTS].into(), filled: vec![false; Self::SLOTS].into() }
+    }
+
+    fn clear(&mut self) {
+        self.filled.fill(false);
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<i32> {
+        let i = key as usize & (Self::SLOTS - 1);
+        (self.filled[i] && self.slots[i].0 == key).then_some(self.slots[i].1)
+    }
+
+    #[inline]
+    fn put(&mut self, key: u64, value: i32) {
+        let i = key as usize & (Self::SLOTS - 1);
+        self.slots[i] = (key, value);
+        self.filled[i] = true;
     }
 }
