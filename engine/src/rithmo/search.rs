@@ -642,6 +642,45 @@ impl Picker {
     }
 }
 
+/// What a stand-pat slot holds for a position without a move.
+const NO_MOVE: i32 = i32::MIN;
+
+/// Stand-pat values by position hash, one slot per hash's low bits, the
+/// newest kept: a position met again in a search (by another order of the
+/// same moves, or in the next iteration) skips its evaluation, and its move
+/// generation too when it cuts off. Cleared at each search, so the weights
+/// and rules are those of the search.
+struct StandPat {
+    slots: Box<[(u64, i32)]>,
+    /// Whether the slot holds a value (a hash may be anything, 0 too).
+    filled: Box<[bool]>,
+}
+
+impl StandPat {
+    const SLOTS: usize = 1 << 16;
+
+    fn new() -> StandPat {
+        StandPat { slots: vec![(0, 0); Self::SLOTS].into(), filled: vec![false; Self::SLOTS].into() }
+    }
+
+    fn clear(&mut self) {
+        self.filled.fill(false);
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<i32> {
+        let i = key as usize & (Self::SLOTS - 1);
+        (self.filled[i] && self.slots[i].0 == key).then_some(self.slots[i].1)
+    }
+
+    #[inline]
+    fn put(&mut self, key: u64, value: i32) {
+        let i = key as usize & (Self::SLOTS - 1);
+        self.slots[i] = (key, value);
+        self.filled[i] = true;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -688,44 +727,5 @@ mod tests {
             let got: Vec<Move> = std::iter::from_fn(|| picker.next()).collect();
             assert_eq!(got, want, "round {round}");
         }
-    }
-}
-
-/// What a stand-pat slot holds for a position without a move.
-const NO_MOVE: i32 = i32::MIN;
-
-/// Stand-pat values by position hash, one slot per hash's low bits, the
-/// newest kept: a position met again in a search (by another order of the
-/// same moves, or in the next iteration) skips its evaluation, and its move
-/// generation too when it cuts off. Cleared at each search, so the weights
-/// and rules are those of the search.
-struct StandPat {
-    slots: Box<[(u64, i32)]>,
-    /// Whether the slot holds a value (a hash may be anything, 0 too).
-    filled: Box<[bool]>,
-}
-
-impl StandPat {
-    const SLOTS: usize = 1 << 16;
-
-    fn new() -> StandPat {
-        StandPat { slots: vec![(0, 0); Self::SLOTS].into(), filled: vec![false; Self::SLOTS].into() }
-    }
-
-    fn clear(&mut self) {
-        self.filled.fill(false);
-    }
-
-    #[inline]
-    fn get(&self, key: u64) -> Option<i32> {
-        let i = key as usize & (Self::SLOTS - 1);
-        (self.filled[i] && self.slots[i].0 == key).then_some(self.slots[i].1)
-    }
-
-    #[inline]
-    fn put(&mut self, key: u64, value: i32) {
-        let i = key as usize & (Self::SLOTS - 1);
-        self.slots[i] = (key, value);
-        self.filled[i] = true;
     }
 }
