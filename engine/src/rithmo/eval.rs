@@ -71,7 +71,7 @@ impl Weights {
 
     /// The hand-set weights fitted to the quiet positions of 2000 self-play
     /// games at depth 2, each within a factor 1.5 (`ludus rithmo tune
-    /// --games 2000 --bound 1.5 --match-depth 3 --seed 5`): stronger at
+    /// --base hand --games 2000 --bound 1.5 --match-depth 3 --seed 5`): stronger at
     /// depth 3, +18.3 Elo (95% interval +4.0 to +32.6), an SPRT of 0 against
     /// 20 Elo accepting after 438 games. Tested again on other games
     /// (`ludus rithmo tune --test fitted-2 --base hand --match-depth 3 --seed
