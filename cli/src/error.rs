@@ -52,6 +52,7 @@ macro_rules! library_errors {
             engine::names::UnknownName,
             engine::players::DepthError,
             engine::players::ParseSpecError,
+            engine::players::NeedsSolver,
             engine::wibold::PlayersError,
             engine::wibold::ParseRollError,
             engine::wibold::UnknownVirtue,

@@ -221,3 +221,11 @@ fn matches_are_the_same_on_any_number_of_threads() {
     };
     assert_eq!(run(1), run(2));
 }
+
+/// `perfect` is no generic bot: it needs a solved game, and says so.
+#[test]
+fn perfect_is_refused_by_the_generic_bots() {
+    let e = generic_bot::<Merels>(&Spec::Perfect).err().expect("refused");
+    assert_eq!(e, engine::players::NeedsSolver);
+    assert!(e.to_string().contains("solved game"), "{e}");
+}

@@ -36,15 +36,27 @@ pub trait Bot<G: Game>: Send + Sync {
 /// alpha-beta and MCTS. `perfect` needs a solved game (the `solver` crate
 /// makes it), and Rithmomachia's alpha-beta is its own engine
 /// ([`alphabeta::SearcherBot`]).
-pub fn generic_bot<G: Game + 'static>(spec: &Spec) -> Result<Box<dyn Bot<G>>, String> {
+pub fn generic_bot<G: Game + 'static>(spec: &Spec) -> Result<Box<dyn Bot<G>>, NeedsSolver> {
     Ok(match *spec {
         Spec::Random => Box::new(random::RandomBot),
         Spec::Greedy => Box::new(greedy::GreedyBot),
         Spec::AlphaBeta(limit) => Box::new(alphabeta::AlphaBetaBot::new(limit)),
         Spec::Mcts { playouts, length } => Box::new(mcts::MctsBot::new(playouts, length)),
-        Spec::Perfect => return Err("perfect play needs a solved game: it is made by the solver".into()),
+        Spec::Perfect => return Err(NeedsSolver),
     })
 }
+
+/// `perfect` asked of [`generic_bot`]: perfect play needs a solved game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NeedsSolver;
+
+impl std::fmt::Display for NeedsSolver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("perfect play needs a solved game: it is made by the solver")
+    }
+}
+
+impl std::error::Error for NeedsSolver {}
 
 /// The random numbers of one agent.
 pub type Rng = rand_xoshiro::Xoshiro256PlusPlus;
