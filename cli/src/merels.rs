@@ -211,12 +211,18 @@ pub fn run(args: MerelsArgs) -> Result<()> {
         }
         MerelsCmd::Verify { board, dice, rules, more, db, threads, manifest, quiet, json } => {
             let rules = rules_for(board, dice, &rules, &more)?;
-            let db_root = db.clone();
             let opts = SolveOptions { db: Some(db), max_men: Some(0), keep_all: false, ..SolveOptions::default() };
             let bars = Bars::new(quiet || json);
-            let r = pool(threads, u64::MAX)?.install(|| -> Result<_> {
+            // The manifest is written by the same workers, from the database
+            // just checked, only when something was checked and all holds.
+            let (r, written) = pool(threads, u64::MAX)?.install(|| -> Result<_> {
                 let mut sol = Solution::solve_with(rules, &opts, &bars)?;
-                Ok(solver::merels::verify::verify(&mut sol, &bars)?)
+                let r = solver::merels::verify::verify(&mut sol, &bars)?;
+                let written = match (manifest && r.ok() && !r.sectors.is_empty(), sol.database()) {
+                    (true, Some(store)) => Some(solver::merels::manifest::write(store, &r.files)?),
+                    _ => None,
+                };
+                Ok((r, written))
             })?;
             if r.sectors.is_empty() {
                 return Err(CliError(format!(
@@ -224,13 +230,6 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                     r.rules, r.directory
                 )));
             }
-            let written = match manifest && r.ok() {
-                true => {
-                    let store = solver::merels::db::Db::new(&db_root, rules);
-                    Some(pool(threads, u64::MAX)?.install(|| solver::merels::manifest::write(&store, &r.files))?)
-                }
-                false => None,
-            };
             if json {
                 let mut v = serde_json::to_value(&r)?;
                 if let Some((path, entries)) = &written {
