@@ -61,15 +61,21 @@ fn solves_are_stored_and_reloaded() {
     }
 }
 
+/// Three men's morris without dice solved into the database `dir`: the
+/// rules, the solution, the file of its 3 v 3 sector and that file's bytes.
+fn solved_three(dir: &Path) -> (Rules, Solution, Sector, PathBuf, Vec<u8>) {
+    let rules = Rules::new(BoardKind::Three, Dice::None);
+    let sol = Solution::solve_with(rules, &opts(dir), &Silent).unwrap();
+    let target = Sector { w: 3, wf: 0, b: 3, bf: 0 };
+    let path = sol.database().unwrap().path(target);
+    let good = fs::read(&path).unwrap();
+    (rules, sol, target, path, good)
+}
+
 #[test]
 fn damaged_and_foreign_files_are_reported_and_solved_again() {
     let dir = temp("damage");
-    let rules = Rules::new(BoardKind::Three, Dice::None);
-    let first = Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
-    let db = first.database().unwrap().clone();
-    let target = Sector { w: 3, wf: 0, b: 3, bf: 0 };
-    let path = db.path(target);
-    let good = fs::read(&path).unwrap();
+    let (rules, first, target, path, good) = solved_three(&dir);
 
     // One flipped bit in the payload.
     let mut bad = good.clone();
@@ -143,13 +149,9 @@ fn sector_files_are_refused_with_what_is_wrong() {
     use solver::merels::db::{Corruption, Db, DbError};
     use solver::merels::{BoardTables, Indexer};
     let dir = temp("typed");
-    let rules = Rules::new(BoardKind::Three, Dice::None);
-    let first = Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
+    let (rules, first, target, path, good) = solved_three(&dir);
     let db = first.database().unwrap().clone();
-    let target = Sector { w: 3, wf: 0, b: 3, bf: 0 };
     let indexer = || Indexer::new(BoardTables::new(rules.board), target);
-    let path = db.path(target);
-    let good = fs::read(&path).unwrap();
     assert!(db.load(indexer()).is_ok());
     let problem = |bytes: &[u8]| {
         fs::write(&path, bytes).unwrap();
