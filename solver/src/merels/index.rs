@@ -166,13 +166,23 @@ pub fn deposit(mut packed: u32, mask: u32) -> u32 {
     out
 }
 
+/// The low bits of a lookup entry: the symmetry (a board has at most 16).
+const LOOKUP_SYMMETRY: u32 = 0xf;
+/// The lookup entry's bit for a canonical set with a nontrivial stabiliser.
+const LOOKUP_FIXED: u32 = 0x10;
+/// Where the lookup entry's canonical index starts.
+const LOOKUP_ID_SHIFT: u32 = 5;
+
 /// Canonical sets of one size: each set's class representative and the
 /// symmetry that maps it there.
 struct SizeTable {
     /// Canonical sets, in increasing order.
     canon: Vec<u32>,
-    /// For every set of this size, by colex rank: (canonical index, symmetry).
-    lookup: Vec<(u32, u8)>,
+    /// For every set of this size, by colex rank, packed in one word (one
+    /// memory access per index): the canonical index above
+    /// [`LOOKUP_ID_SHIFT`], a bit for a canonical set that symmetries fix
+    /// ([`LOOKUP_FIXED`]), and the symmetry taking the set there.
+    lookup: Vec<u32>,
     /// For each canonical set, the symmetries (other than the identity) that
     /// fix it; empty for most sets.
     stabiliser: Vec<Vec<u8>>,
@@ -183,7 +193,8 @@ impl SizeTable {
         let n = board.len();
         let total = BINOMIAL.get(n, k) as usize;
         let syms = board.symmetries();
-        let mut lookup = vec![(0u32, 0u8); total];
+        assert!(syms.len() <= 16, "a lookup entry holds 16 symmetries");
+        let mut lookup = vec![0u32; total];
         let mut canon = Vec::new();
         let mut stabiliser = Vec::new();
         // The canonical set of a class is its smallest member; visiting sets
@@ -215,7 +226,8 @@ impl SizeTable {
             let id = class_of[r];
             let target = canon[id as usize];
             let g = syms.iter().position(|s| s.set(PointSet(set)).0 == target).expect("class member");
-            lookup[r] = (id, g as u8);
+            let fixed = if stabiliser[id as usize].is_empty() { 0 } else { LOOKUP_FIXED };
+            lookup[r] = id << LOOKUP_ID_SHIFT | fixed | g as u32;
         }
         SizeTable { canon, lookup, stabiliser }
     }
@@ -272,14 +284,18 @@ impl Indexer {
         debug_assert_eq!(Sector::of(st), self.sector);
         let board = self.tables.board;
         let t = &self.tables.sizes[self.sector.w as usize];
-        let (id, g) = t.lookup[colex_rank(st.own.0) as usize];
+        let entry = t.lookup[colex_rank(st.own.0) as usize];
+        let id = entry >> LOOKUP_ID_SHIFT;
         let syms = board.symmetries();
-        let other = syms[g as usize].set(st.other).0;
-        let free = board.all().0 & !t.canon[id as usize];
+        let sym = &syms[(entry & LOOKUP_SYMMETRY) as usize];
+        let other = sym.set(st.other).0;
+        let free = board.all().0 & !sym.set(st.own).0;
         let mut r = colex_rank(compress(other, free));
-        for &h in &t.stabiliser[id as usize] {
-            let alt = colex_rank(compress(syms[h as usize].set(PointSet(other)).0, free));
-            r = r.min(alt);
+        if entry & LOOKUP_FIXED != 0 {
+            for &h in &t.stabiliser[id as usize] {
+                let alt = colex_rank(compress(syms[h as usize].set(PointSet(other)).0, free));
+                r = r.min(alt);
+            }
         }
         id as u64 * self.other_ways + r
     }

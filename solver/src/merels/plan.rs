@@ -50,8 +50,9 @@ pub fn working_bytes(rules: &Rules, group: &[Sector]) -> u64 {
         // node (each position with each side to move): value, successor and
         // choice; then 4 bytes per in-group child (`strategy::Group`).
         (true, Kind::Chance) => 1 + 4 + 4 + 8 + 2 * (8 + 4 + 1) + 4 * children_estimate(rules, group),
-        // Values and successor counts, then the table.
-        (true, _) => 2 + 1 + 2,
+        // One cell per position (a value, or the count of successors still
+        // open), then the table.
+        (true, _) => 2 + 2,
         (false, Kind::Exact) => 16,
         (false, Kind::Chance) => 4,
         (false, Kind::Dtm) => 2,

@@ -9,7 +9,7 @@
 //! positions never decided are draws. Sectors that nothing leads back into
 //! (placement) are evaluated forward, each position from its successors.
 
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
 use engine::merels::{Blocked, Rules, State, Throw};
 use rayon::prelude::*;
@@ -46,17 +46,19 @@ impl Group<'_> {
         }
     }
 
-    /// The distinct positions of the group from which one move (or a pass)
-    /// leads to `st`, which belongs to sector `slot`.
-    fn predecessors(&self, st: &State) -> SmallVec<[(usize, u64); 64]> {
+    /// The positions of the group from which one move (or a pass) leads to
+    /// `st`; each once when `distinct`, otherwise possibly repeated.
+    fn predecessors(&self, st: &State, distinct: bool) -> SmallVec<[(usize, u64); 64]> {
         let mut out: SmallVec<[(usize, u64); 64]> = SmallVec::new();
         self.rules.for_each_predecessor(st, |q| {
             if let Succ::Inside(s, i) = self.locate(&q) {
                 out.push((s, i));
             }
         });
-        out.sort_unstable();
-        out.dedup();
+        if distinct {
+            out.sort_unstable();
+            out.dedup();
+        }
         out
     }
 
@@ -76,22 +78,49 @@ impl Group<'_> {
     }
 }
 
+/// While a group is solved, a cell holds the packed value of a decided
+/// position, or `OPEN + n` for a position not decided yet, `n` counting its
+/// distinct successors inside the group not yet known to be wins for the
+/// opponent (one cell, so that a predecessor costs one memory access).
+const OPEN: Packed = 0xFE00;
+
+/// Hints the processor to bring `cell` into the cache: the predecessors of a
+/// position lie far apart, and asking for all of them before updating any
+/// overlaps their misses.
+#[inline(always)]
+fn prefetch<T>(cell: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch only hints the cache and cannot fault; SSE is part
+    // of every x86_64 processor.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>((cell as *const T).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = cell;
+}
+
+/// Indices handed to one task while scanning a level.
+const CHUNK: usize = 1 << 14;
+
 /// Solves a group of sectors that lead into one another.
 pub(crate) fn retrograde(rules: &Rules, known: &Known, ix: Vec<Indexer>, obs: &dyn Observer) -> Vec<Table> {
     let g = Group { rules, known, ix };
-    let values: Vec<Vec<AtomicU16>> =
+    let cells: Vec<Vec<AtomicU16>> =
         g.ix.iter().map(|ix| (0..ix.size()).map(|_| AtomicU16::new(DRAW)).collect()).collect();
-    let counts: Vec<Vec<AtomicU8>> = g.ix.iter().map(|ix| (0..ix.size()).map(|_| AtomicU8::new(0)).collect()).collect();
     let top = AtomicU64::new(0);
     let total: u64 = g.ix.iter().map(|ix| ix.size()).sum();
     obs.begin("retrograde: seeding", total);
     for (slot, ix) in g.ix.iter().enumerate() {
-        (0..ix.size()).into_par_iter().for_each(|i| {
-            let v = seed(&g, ix, i, &counts[slot][i as usize]);
-            if v != DRAW && v != UNUSED {
-                top.fetch_max(v as u64, Relaxed);
+        cells[slot].par_chunks(CHUNK).enumerate().for_each(|(c, chunk)| {
+            let first = (c * CHUNK) as u64;
+            for (j, cell) in chunk.iter().enumerate() {
+                let v = seed(&g, ix, first + j as u64);
+                if v != DRAW && v < OPEN {
+                    top.fetch_max(v as u64, Relaxed);
+                }
+                cell.store(v, Relaxed);
             }
-            values[slot][i as usize].store(v, Relaxed);
         });
         obs.advance(ix.size());
     }
@@ -102,33 +131,13 @@ pub(crate) fn retrograde(rules: &Rules, known: &Known, ix: Vec<Indexer>, obs: &d
     // way, so the stage counts levels without a total.
     obs.begin("retrograde: propagating, level", 0);
     while level <= top.load(Relaxed) {
-        let target = (level + 1) as Packed;
-        let lost_here = level.is_multiple_of(2);
         for (slot, ix) in g.ix.iter().enumerate() {
-            (0..ix.size()).into_par_iter().for_each(|i| {
-                if values[slot][i as usize].load(Relaxed) != target {
-                    return;
-                }
-                let st = ix.state(i);
-                for (ps, pi) in g.predecessors(&st) {
-                    let cell = &values[ps][pi as usize];
-                    if lost_here {
-                        // A move into a loss wins; keep only the fastest win.
-                        let win = target + 1;
-                        let _ = cell.fetch_update(Relaxed, Relaxed, |cur| {
-                            let slower_win = cur != UNUSED && cur > win && (cur - 1) % 2 == 1;
-                            (cur == DRAW || slower_win).then_some(win)
-                        });
-                    } else if cell.load(Relaxed) == DRAW && counts[ps][pi as usize].fetch_sub(1, Relaxed) == 1 {
-                        // Its last successor inside the group is a win for the
-                        // opponent: a loss unless a draw waits outside.
-                        let q = g.ix[ps].state(pi);
-                        if let Some(floor) = g.outside_floor(&q) {
-                            let plies = (level as u16).max(floor) + 1;
-                            let v = pack(Value::Loss(plies));
-                            top.fetch_max(v as u64, Relaxed);
-                            cell.store(v, Relaxed);
-                        }
+            cells[slot].par_chunks(CHUNK).enumerate().for_each(|(c, chunk)| {
+                let first = (c * CHUNK) as u64;
+                let target = (level + 1) as Packed;
+                for (j, cell) in chunk.iter().enumerate() {
+                    if cell.load(Relaxed) == target {
+                        propagate(&g, &cells, &top, level, &ix.state(first + j as u64));
                     }
                 }
             });
@@ -138,15 +147,69 @@ pub(crate) fn retrograde(rules: &Rules, known: &Known, ix: Vec<Indexer>, obs: &d
     }
     obs.finish();
     g.ix.into_iter()
-        .zip(values)
-        .map(|(indexer, vals)| {
-            Table::new(indexer, Values::Dtm(vals.into_iter().map(AtomicU16::into_inner).collect()), Meta::default())
+        .zip(cells)
+        .map(|(indexer, cells)| {
+            let values = cells
+                .into_iter()
+                .map(|c| match c.into_inner() {
+                    v if (OPEN..UNUSED).contains(&v) => DRAW,
+                    v => v,
+                })
+                .collect();
+            Table::new(indexer, Values::Dtm(values), Meta::default())
         })
         .collect()
 }
 
-/// The starting value and inside-successor count of one index.
-fn seed(g: &Group, ix: &Indexer, i: u64, count: &AtomicU8) -> Packed {
+/// Passes the value of `st`, decided after `level` plies, to its
+/// predecessors in the group.
+#[inline]
+fn propagate(g: &Group, cells: &[Vec<AtomicU16>], top: &AtomicU64, level: u64, st: &State) {
+    let lost = level.is_multiple_of(2);
+    // Setting a win twice does no harm; a count must drop once per
+    // predecessor.
+    let preds = g.predecessors(st, !lost);
+    for &(ps, pi) in &preds {
+        prefetch(&cells[ps][pi as usize]);
+    }
+    if lost {
+        // `st` is lost: a move into it wins; keep only the fastest win.
+        let win = (level + 2) as Packed;
+        for (ps, pi) in preds {
+            let _ = cells[ps][pi as usize].fetch_update(Relaxed, Relaxed, |cur| {
+                let open = (OPEN..UNUSED).contains(&cur);
+                let slower_win = cur < OPEN && cur > win && (cur - 1) % 2 == 1;
+                (open || cur == DRAW || slower_win).then_some(win)
+            });
+        }
+        return;
+    }
+    // `st` is won: one successor fewer that may not lose for each predecessor.
+    for (ps, pi) in preds {
+        let cell = &cells[ps][pi as usize];
+        let last = cell.fetch_update(Relaxed, Relaxed, |cur| (cur > OPEN && cur != UNUSED).then(|| cur - 1));
+        if last == Ok(OPEN + 1) {
+            // Its last successor inside the group is a win for the opponent:
+            // a loss unless a draw waits outside.
+            let q = g.ix[ps].state(pi);
+            let v = match g.outside_floor(&q) {
+                Some(floor) => {
+                    let plies = (level as u16).max(floor) + 1;
+                    let v = pack(Value::Loss(plies));
+                    assert!(v < OPEN, "a loss after {plies} plies is longer than the solver keeps");
+                    top.fetch_max(v as u64, Relaxed);
+                    v
+                }
+                None => DRAW,
+            };
+            cell.store(v, Relaxed);
+        }
+    }
+}
+
+/// The starting cell of one index: a value, or `OPEN` plus the count of its
+/// successors inside the group.
+fn seed(g: &Group, ix: &Indexer, i: u64) -> Packed {
     if !ix.is_canonical(i) {
         return UNUSED;
     }
@@ -177,17 +240,17 @@ fn seed(g: &Group, ix: &Indexer, i: u64, count: &AtomicU8) -> Packed {
             _ => pack(Value::Loss(0)),
         };
     }
-    inside.sort_unstable();
-    inside.dedup();
-    count.store(inside.len() as u8, Relaxed);
     if let Some(w) = fastest_win {
         // Provisional: a faster win inside the group may still appear.
         return pack(Value::Win(w));
     }
-    if inside.is_empty() && !outside_draw {
-        return pack(Value::Loss(slowest_loss));
+    if inside.is_empty() {
+        return if outside_draw { DRAW } else { pack(Value::Loss(slowest_loss)) };
     }
-    DRAW
+    inside.sort_unstable();
+    inside.dedup();
+    assert!(inside.len() < (UNUSED - OPEN) as usize, "more successors than a cell counts");
+    OPEN + inside.len() as Packed
 }
 
 /// Evaluates a sector whose successors are all known.
