@@ -48,6 +48,11 @@ enum MerelsCmd {
         /// database; refused while any of them is missing
         #[arg(long, value_name = "KEY")]
         group: Option<String>,
+        /// How often a large group saves its progress in the database
+        /// (`<group>.resume`): a solve that is stopped and started again
+        /// resumes from there, with the same result
+        #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+        checkpoint_every: u64,
         /// Worker threads [default: one per core]; the values do not depend on it
         #[arg(long, value_name = "T", value_parser = parse_threads)]
         threads: Option<usize>,
@@ -177,7 +182,20 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             let rules = rules_for(board, dice, &rules, &more)?;
             plan(&rules, &db, max_men, json)
         }
-        MerelsCmd::Solve { board, dice, rules, more, db, max_men, memory, group, threads, quiet, json } => {
+        MerelsCmd::Solve {
+            board,
+            dice,
+            rules,
+            more,
+            db,
+            max_men,
+            memory,
+            group,
+            checkpoint_every,
+            threads,
+            quiet,
+            json,
+        } => {
             let rules = rules_for(board, dice, &rules, &more)?;
             if !(memory.is_finite() && memory > 0.0) {
                 return Err(CliError(format!("--memory {memory}: a number of GiB above 0")));
@@ -188,6 +206,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                 keep_all: board != BoardKind::Nine || db.no_db,
                 memory_limit: (memory.max(0.0) * (1u64 << 30) as f64) as u64,
                 group,
+                checkpoint_every: std::time::Duration::from_secs(checkpoint_every),
             };
             let t = Instant::now();
             let bars = Bars::new(quiet);

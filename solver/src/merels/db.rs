@@ -152,7 +152,8 @@ fn board_code(k: BoardKind) -> u8 {
     }
 }
 
-fn rules_bytes(r: &Rules) -> [u8; 6] {
+/// The rules as sector files and checkpoints record them.
+pub(crate) fn rules_bytes(r: &Rules) -> [u8; 6] {
     let flags = r.board.diagonals as u8
         | (r.flying as u8) << 1
         | (r.no_take_from_mills as u8) << 2

@@ -3,6 +3,7 @@
 //! analysis, exact values under chance in placement, value iteration under
 //! chance in movement, and databases on disk.
 
+pub mod checkpoint;
 pub mod db;
 pub mod exact;
 pub mod index;

@@ -10,11 +10,13 @@
 //! (placement) are evaluated forward, each position from its successors.
 
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
 
 use engine::merels::{Blocked, Rules, State, Throw};
 use rayon::prelude::*;
 use smallvec::SmallVec;
 
+use super::checkpoint::Checkpoint;
 use super::index::Indexer;
 use super::known::Known;
 use super::observer::Observer;
@@ -103,34 +105,57 @@ fn prefetch<T>(cell: &T) {
 /// Indices handed to one task while scanning a level.
 const CHUNK: usize = 1 << 14;
 
-/// Solves a group of sectors that lead into one another.
-pub(crate) fn retrograde(rules: &Rules, known: &Known, ix: Vec<Indexer>, obs: &dyn Observer) -> Vec<Table> {
+/// Solves a group of sectors that lead into one another. With a
+/// checkpoint, the cells are saved at level boundaries every so often and a
+/// saved state is resumed; `None` when the checkpoint asked to stop.
+pub(crate) fn retrograde(
+    rules: &Rules,
+    known: &Known,
+    ix: Vec<Indexer>,
+    obs: &dyn Observer,
+    checkpoint: Option<&Checkpoint>,
+) -> Option<Vec<Table>> {
     let g = Group { rules, known, ix };
-    let cells: Vec<Vec<AtomicU16>> =
-        g.ix.iter().map(|ix| (0..ix.size()).map(|_| AtomicU16::new(DRAW)).collect()).collect();
-    let top = AtomicU64::new(0);
-    let total: u64 = g.ix.iter().map(|ix| ix.size()).sum();
-    obs.begin("retrograde: seeding", total);
-    for (slot, ix) in g.ix.iter().enumerate() {
-        cells[slot].par_chunks(CHUNK).enumerate().for_each(|(c, chunk)| {
-            let first = (c * CHUNK) as u64;
-            for (j, cell) in chunk.iter().enumerate() {
-                let v = seed(&g, ix, first + j as u64);
-                if v != DRAW && v < OPEN {
-                    top.fetch_max(v as u64, Relaxed);
-                }
-                cell.store(v, Relaxed);
-            }
-        });
-        obs.advance(ix.size());
-    }
-    obs.finish();
-
-    let mut level: u64 = 0;
+    let saved = checkpoint.and_then(|c| match c.load(&g.ix) {
+        Ok(saved) => saved,
+        Err(problem) => {
+            obs.note(&format!("{}: {problem}; solving the group from the start", c.path.display()));
+            c.remove();
+            None
+        }
+    });
+    let mut since = Instant::now();
+    let (cells, top, mut level) = match saved {
+        Some(s) => {
+            obs.note(&format!(
+                "resuming the group at level {} from {}",
+                s.level,
+                checkpoint.expect("read").path.display()
+            ));
+            (s.cells, AtomicU64::new(s.top), s.level)
+        }
+        None => {
+            let (cells, top) = seed_all(&g, obs);
+            (cells, top, 0)
+        }
+    };
     // Plies to the end, one level at a time: the deepest is found on the
     // way, so the stage counts levels without a total.
     obs.begin("retrograde: propagating, level", 0);
     while level <= top.load(Relaxed) {
+        if let Some(c) = checkpoint {
+            let stop = c.stop_at == Some(level);
+            if stop || since.elapsed() >= c.every {
+                if let Err(e) = c.save(&g.ix, level, top.load(Relaxed), &cells) {
+                    obs.note(&format!("cannot save the progress: {e}"));
+                }
+                if stop {
+                    obs.finish();
+                    return None;
+                }
+                since = Instant::now();
+            }
+        }
         for (slot, ix) in g.ix.iter().enumerate() {
             cells[slot].par_chunks(CHUNK).enumerate().for_each(|(c, chunk)| {
                 let first = (c * CHUNK) as u64;
@@ -146,19 +171,45 @@ pub(crate) fn retrograde(rules: &Rules, known: &Known, ix: Vec<Indexer>, obs: &d
         level += 1;
     }
     obs.finish();
-    g.ix.into_iter()
-        .zip(cells)
-        .map(|(indexer, cells)| {
-            let values = cells
-                .into_iter()
-                .map(|c| match c.into_inner() {
-                    v if (OPEN..UNUSED).contains(&v) => DRAW,
-                    v => v,
-                })
-                .collect();
-            Table::new(indexer, Values::Dtm(values), Meta::default())
-        })
-        .collect()
+    let tables =
+        g.ix.into_iter()
+            .zip(cells)
+            .map(|(indexer, cells)| {
+                let values = cells
+                    .into_iter()
+                    .map(|c| match c.into_inner() {
+                        v if (OPEN..UNUSED).contains(&v) => DRAW,
+                        v => v,
+                    })
+                    .collect();
+                Table::new(indexer, Values::Dtm(values), Meta::default())
+            })
+            .collect();
+    Some(tables)
+}
+
+/// Every index's starting cell, and the deepest value among them.
+fn seed_all(g: &Group, obs: &dyn Observer) -> (Vec<Vec<AtomicU16>>, AtomicU64) {
+    let cells: Vec<Vec<AtomicU16>> =
+        g.ix.iter().map(|ix| (0..ix.size()).map(|_| AtomicU16::new(DRAW)).collect()).collect();
+    let top = AtomicU64::new(0);
+    let total: u64 = g.ix.iter().map(|ix| ix.size()).sum();
+    obs.begin("retrograde: seeding", total);
+    for (slot, ix) in g.ix.iter().enumerate() {
+        cells[slot].par_chunks(CHUNK).enumerate().for_each(|(c, chunk)| {
+            let first = (c * CHUNK) as u64;
+            for (j, cell) in chunk.iter().enumerate() {
+                let v = seed(g, ix, first + j as u64);
+                if v != DRAW && v < OPEN {
+                    top.fetch_max(v as u64, Relaxed);
+                }
+                cell.store(v, Relaxed);
+            }
+        });
+        obs.advance(ix.size());
+    }
+    obs.finish();
+    (cells, top)
 }
 
 /// Passes the value of `st`, decided after `level` plies, to its
@@ -272,4 +323,101 @@ pub(crate) fn forward_dtm(rules: &Rules, known: &Known, ix: Indexer, obs: &dyn O
     obs.advance(ix.size());
     obs.finish();
     Table::new(ix, Values::Dtm(values), Meta::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    use engine::merels::{BoardKind, Dice};
+
+    use super::*;
+    use crate::merels::db::rules_bytes;
+    use crate::merels::{Silent, Solution};
+
+    /// Keeps the notes.
+    #[derive(Default)]
+    struct Notes(Mutex<Vec<String>>);
+    impl Observer for Notes {
+        fn note(&self, message: &str) {
+            self.0.lock().unwrap().push(message.to_string());
+        }
+    }
+
+    fn dtm(t: &Table) -> &[Packed] {
+        match &t.values {
+            Values::Dtm(v) => v,
+            _ => panic!("plies expected"),
+        }
+    }
+
+    #[test]
+    fn a_stopped_group_resumes_to_the_same_values() {
+        let rules = Rules::new(BoardKind::Six, Dice::None);
+        let sol = Solution::solve(rules, &Silent);
+        // The movement group with the most indices.
+        let size = |g: &Vec<crate::merels::Sector>| {
+            g.iter().map(|&s| Indexer::new(sol.board_tables.clone(), s).size()).sum::<u64>()
+        };
+        let group = sol
+            .order()
+            .iter()
+            .filter(|g| g.iter().all(|s| s.is_movement()))
+            .max_by_key(|g| size(g))
+            .expect("six has movement groups")
+            .clone();
+        let ix = || group.iter().map(|&s| Indexer::new(sol.board_tables.clone(), s)).collect::<Vec<_>>();
+        let whole = retrograde(&rules, &sol, ix(), &Silent, None).expect("no checkpoint");
+        let dir = std::env::temp_dir().join(format!("ludus-resume-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut c = Checkpoint {
+            path: dir.join("group.resume"),
+            rules: rules_bytes(&rules),
+            every: Duration::MAX,
+            stop_at: Some(3),
+        };
+        assert!(retrograde(&rules, &sol, ix(), &Silent, Some(&c)).is_none(), "asked to stop at level 3");
+        assert!(c.path.is_file());
+        c.stop_at = None;
+        let notes = Notes::default();
+        let resumed = retrograde(&rules, &sol, ix(), &notes, Some(&c)).expect("runs to the end");
+        assert!(notes.0.lock().unwrap().iter().any(|n| n.starts_with("resuming the group at level 3")));
+        assert_eq!(whole.len(), resumed.len());
+        for (a, b) in whole.iter().zip(&resumed) {
+            assert!(dtm(a) == dtm(b), "sector {} differs after resuming", a.sector());
+        }
+
+        // A damaged checkpoint is noticed and the group solved from the start.
+        c.remove();
+        c.stop_at = Some(2);
+        assert!(retrograde(&rules, &sol, ix(), &Silent, Some(&c)).is_none());
+        let mut bytes = std::fs::read(&c.path).unwrap();
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 0x40;
+        std::fs::write(&c.path, &bytes).unwrap();
+        c.stop_at = None;
+        let notes = Notes::default();
+        let again = retrograde(&rules, &sol, ix(), &notes, Some(&c)).expect("runs to the end");
+        assert!(notes.0.lock().unwrap().iter().any(|n| n.contains("checksum mismatch")), "{:?}", notes.0);
+        assert!(!c.path.exists(), "the damaged checkpoint is removed");
+        for (a, b) in whole.iter().zip(&again) {
+            assert!(dtm(a) == dtm(b));
+        }
+
+        // A checkpoint of another group is not taken for this one.
+        c.remove();
+        c.stop_at = Some(2);
+        assert!(retrograde(&rules, &sol, ix(), &Silent, Some(&c)).is_none());
+        let other: Vec<Indexer> = sol
+            .order()
+            .iter()
+            .find(|g| g.iter().all(|s| s.is_movement()) && **g != group)
+            .expect("another movement group")
+            .iter()
+            .map(|&s| Indexer::new(sol.board_tables.clone(), s))
+            .collect();
+        assert!(matches!(c.load(&other), Err(crate::merels::checkpoint::Unusable::OtherGroup)));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

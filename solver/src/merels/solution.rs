@@ -5,12 +5,13 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use engine::merels::{Rules, State};
 use fxhash::FxHashMap;
 
-use super::db::{Db, DbError};
+use super::checkpoint::Checkpoint;
+use super::db::{Db, DbError, rules_bytes};
 use super::exact::{forward_chance, forward_exact};
 use super::index::{BoardTables, Indexer};
 use super::known::Known;
@@ -38,11 +39,22 @@ pub struct SolveOptions {
     /// Solve only the group holding this sector (its key, `w-wf-b-bf`),
     /// from its successors' files in the database.
     pub group: Option<String>,
+    /// With a database, how often a retrograde group saves its progress
+    /// (`<group>.resume`, removed when the group's files are written), so
+    /// that a stopped solve resumes where it was.
+    pub checkpoint_every: Duration,
 }
 
 impl Default for SolveOptions {
     fn default() -> SolveOptions {
-        SolveOptions { db: None, max_men: None, keep_all: true, memory_limit: 14 << 30, group: None }
+        SolveOptions {
+            db: None,
+            max_men: None,
+            keep_all: true,
+            memory_limit: 14 << 30,
+            group: None,
+            checkpoint_every: Duration::from_secs(600),
+        }
     }
 }
 
@@ -251,6 +263,9 @@ impl Solution {
                     }
                     sol.keep(t);
                 }
+                if let Some(c) = sol.checkpoint(&group, opts) {
+                    c.remove();
+                }
             }
             drop(claim);
             sol.records.push(GroupRecord { sectors: group.clone(), loaded });
@@ -366,7 +381,7 @@ impl Solution {
     /// Solves one group from the tables in memory (its successors must be
     /// there) and returns its tables without keeping them: for benchmarks
     /// and checks.
-    pub fn solve_group(&self, group: &[Sector], _opts: &SolveOptions, obs: &dyn Observer) -> Vec<Table> {
+    pub fn solve_group(&self, group: &[Sector], opts: &SolveOptions, obs: &dyn Observer) -> Vec<Table> {
         let rules = &self.rules;
         let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s)).collect();
         let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
@@ -375,7 +390,8 @@ impl Solution {
                 let error = self.successor_error(group);
                 strategy::Group::new(rules, &self.known, ix, obs).run(error, obs).0
             }
-            (true, _) => retrograde(rules, &self.known, ix, obs),
+            (true, _) => retrograde(rules, &self.known, ix, obs, self.checkpoint(group, opts).as_ref())
+                .expect("only a checkpoint asked to stop stops"),
             (false, kind) => {
                 let ix = ix.into_iter().next().expect("one sector");
                 vec![match kind {
@@ -385,6 +401,17 @@ impl Solution {
                 }]
             }
         }
+    }
+
+    /// Where a group's solve keeps its progress: beside its files.
+    fn checkpoint(&self, group: &[Sector], opts: &SolveOptions) -> Option<Checkpoint> {
+        let db = self.db.as_ref()?;
+        Some(Checkpoint {
+            path: db.dir().join(format!("{}.resume", group[0].key())),
+            rules: rules_bytes(&self.rules),
+            every: opts.checkpoint_every,
+            stop_at: None,
+        })
     }
 
     /// Whether every group of the game is solved (or loaded).

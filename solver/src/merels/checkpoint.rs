@@ -1,0 +1,178 @@
+//! Checkpoints of a retrograde solve in progress: a group's cells at a level
+//! boundary, so that a solve that was stopped (a killed job, a machine
+//! handed on) resumes there instead of from the start. What the cells hold
+//! at a level boundary does not depend on the order the work was done in,
+//! so a resumed solve writes the same bytes as one that was never stopped.
+//!
+//! # File format (little endian), `<group key>.resume` beside the sector files
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `LUDUSRS` followed by a zero byte |
+//! | 8 | 2 | format version (1) |
+//! | 10 | 6 | rules, as in sector files |
+//! | 16 | 8 | the next level to propagate |
+//! | 24 | 8 | the deepest packed value met so far |
+//! | 32 | 1 | number of sectors `n` |
+//! | 33 | 7 | zero |
+//! | 40 | 12 `n` | each sector: its four men counts, then its number of indices (8 bytes) |
+//! | … | 2 per index | the cells, sector after sector |
+//! | end − 4 | 4 | CRC-32 of every byte before it |
+
+use std::fs::{self, File};
+use std::io::{BufReader, Read, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use std::time::Duration;
+
+use engine::file::WriteError;
+
+use super::index::Indexer;
+use super::value::Packed;
+
+const MAGIC: &[u8; 8] = b"LUDUSRS\0";
+const VERSION: u16 = 1;
+/// Cells converted at a time when reading or writing.
+const BLOCK: usize = 1 << 16;
+
+/// Where and how often a retrograde solve saves its progress.
+#[derive(Clone, Debug)]
+pub struct Checkpoint {
+    pub path: PathBuf,
+    /// The rules' bytes of the sector file header.
+    pub rules: [u8; 6],
+    /// Time between two checkpoints (taken at level boundaries).
+    pub every: Duration,
+    /// Save at the boundary before this level and stop there (for tests of
+    /// resuming).
+    pub stop_at: Option<u64>,
+}
+
+/// A solve's state read back from a checkpoint.
+pub struct Saved {
+    pub level: u64,
+    pub top: u64,
+    pub cells: Vec<Vec<AtomicU16>>,
+}
+
+/// What makes a checkpoint unusable.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Unusable {
+    NotACheckpoint,
+    Version(u16),
+    /// It belongs to other rules or another group.
+    OtherGroup,
+    Truncated,
+    Checksum,
+}
+
+impl std::fmt::Display for Unusable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unusable::NotACheckpoint => write!(f, "not a checkpoint file"),
+            Unusable::Version(v) => write!(f, "checkpoint format version {v}, this build reads {VERSION}"),
+            Unusable::OtherGroup => write!(f, "the checkpoint is of other rules or another group"),
+            Unusable::Truncated => write!(f, "the checkpoint is cut short"),
+            Unusable::Checksum => write!(f, "checksum mismatch: the checkpoint is damaged"),
+        }
+    }
+}
+
+impl Checkpoint {
+    /// The header: everything before the cells.
+    fn header(&self, ix: &[Indexer], level: u64, top: u64) -> Vec<u8> {
+        let mut h = Vec::with_capacity(40 + 12 * ix.len());
+        h.extend_from_slice(MAGIC);
+        h.extend_from_slice(&VERSION.to_le_bytes());
+        h.extend_from_slice(&self.rules);
+        h.extend_from_slice(&level.to_le_bytes());
+        h.extend_from_slice(&top.to_le_bytes());
+        h.push(ix.len() as u8);
+        h.extend_from_slice(&[0; 7]);
+        for x in ix {
+            let s = x.sector();
+            h.extend_from_slice(&[s.w, s.wf, s.b, s.bf]);
+            h.extend_from_slice(&x.size().to_le_bytes());
+        }
+        h
+    }
+
+    /// Writes the cells atomically (a file with the final name is whole).
+    pub fn save(&self, ix: &[Indexer], level: u64, top: u64, cells: &[Vec<AtomicU16>]) -> Result<(), WriteError> {
+        let header = self.header(ix, level, top);
+        engine::file::write_atomic_with(&self.path, |w| {
+            let mut crc = crc32fast::Hasher::new();
+            crc.update(&header);
+            w.write_all(&header)?;
+            let mut buf = Vec::with_capacity(2 * BLOCK);
+            for block in cells.iter().flat_map(|c| c.chunks(BLOCK)) {
+                buf.clear();
+                buf.extend(block.iter().flat_map(|c| c.load(Relaxed).to_le_bytes()));
+                crc.update(&buf);
+                w.write_all(&buf)?;
+            }
+            w.write_all(&crc.finalize().to_le_bytes())
+        })
+    }
+
+    /// Reads the checkpoint of this group: `Ok(None)` when there is none.
+    pub fn load(&self, ix: &[Indexer]) -> Result<Option<Saved>, Unusable> {
+        let file = match File::open(&self.path) {
+            Ok(f) => f,
+            Err(_) => return Ok(None),
+        };
+        let cells: u64 = ix.iter().map(|x| x.size()).sum();
+        let expected_len = 40 + 12 * ix.len() as u64 + 2 * cells + 4;
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        let mut r = BufReader::with_capacity(1 << 20, file);
+        let mut head = [0u8; 40];
+        if len < 40 || r.read_exact(&mut head).is_err() || &head[..8] != MAGIC {
+            return Err(Unusable::NotACheckpoint);
+        }
+        let version = u16::from_le_bytes([head[8], head[9]]);
+        if version != VERSION {
+            return Err(Unusable::Version(version));
+        }
+        let u64_at = |o: usize| u64::from_le_bytes(head[o..o + 8].try_into().expect("8 bytes"));
+        let (level, top) = (u64_at(16), u64_at(24));
+        let mut sectors = vec![0u8; 12 * ix.len()];
+        if r.read_exact(&mut sectors).is_err() {
+            return Err(Unusable::Truncated);
+        }
+        let mut header = head.to_vec();
+        header.extend_from_slice(&sectors);
+        if header != self.header(ix, level, top) {
+            return Err(Unusable::OtherGroup);
+        }
+        if len != expected_len {
+            return Err(Unusable::Truncated);
+        }
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&header);
+        let mut buf = vec![0u8; 2 * BLOCK];
+        let mut out = Vec::with_capacity(ix.len());
+        for x in ix {
+            let mut v: Vec<AtomicU16> = Vec::with_capacity(x.size() as usize);
+            let mut left = x.size() as usize;
+            while left > 0 {
+                let n = left.min(BLOCK);
+                r.read_exact(&mut buf[..2 * n]).map_err(|_| Unusable::Truncated)?;
+                crc.update(&buf[..2 * n]);
+                v.extend(buf[..2 * n].chunks_exact(2).map(|b| AtomicU16::new(Packed::from_le_bytes([b[0], b[1]]))));
+                left -= n;
+            }
+            out.push(v);
+        }
+        let mut tail = [0u8; 4];
+        r.read_exact(&mut tail).map_err(|_| Unusable::Truncated)?;
+        if u32::from_le_bytes(tail) != crc.finalize() {
+            return Err(Unusable::Checksum);
+        }
+        Ok(Some(Saved { level, top, cells: out }))
+    }
+
+    /// Removes the checkpoint (once the group's files are written).
+    pub fn remove(&self) {
+        let _ = fs::remove_file(&self.path);
+    }
+}
