@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use engine::merels::{Action, Blocked, Rules, State, Throw};
 use fxhash::FxHashMap;
+use smallvec::SmallVec;
 
 use super::sector::{Sector, successors};
 use super::table::{Eval, Kind, Table, Values};
@@ -107,10 +108,26 @@ impl Known {
             return Value::Loss(0);
         }
         let mut best: Option<Value> = None;
+        let mut keep = |v: Value| best = Some(best.map_or(v, |b: Value| b.max(v)));
+        // Every successor's place first, its memory asked for, then the
+        // values read.
+        let mut at: SmallVec<[(&Table, u64); 64]> = SmallVec::new();
         self.rules.for_each_action(st, Throw::None, |_, child| {
-            let v = self.dtm(&child).expect("successor solved").back();
-            best = Some(best.map_or(v, |b| b.max(v)));
+            if self.rules.lost(&child) {
+                keep(Value::Loss(0).back());
+                return;
+            }
+            let t = self.tables.get(&Sector::of(&child)).expect("successor solved");
+            let i = t.indexer.index(&child);
+            t.prefetch(i);
+            at.push((t, i));
         });
+        for (t, i) in at {
+            match t.at(i) {
+                Some(Eval::Dtm(v)) => keep(v.back()),
+                _ => panic!("successor solved without chance"),
+            }
+        }
         best.unwrap_or(self.blocked_dtm())
     }
 

@@ -20,13 +20,26 @@ use super::checkpoint::Checkpoint;
 use super::index::Indexer;
 use super::known::Known;
 use super::observer::Observer;
-use super::table::{Meta, Table, Values};
+use super::table::{Eval, Meta, Table, Values, prefetch};
 use super::value::{DRAW, Packed, UNUSED, Value, pack};
 
 /// Where a successor's value comes from.
-enum Succ {
-    Known(Value),
+enum Succ<'t> {
+    /// The successor has lost: no table.
+    Lost,
+    /// A sector of the group (its slot) and an index.
     Inside(usize, u64),
+    /// A solved table and an index, whose memory has been asked for.
+    Outside(&'t Table, u64),
+}
+
+/// The value at a place located outside the group.
+#[inline]
+fn outside(t: &Table, i: u64) -> Value {
+    match t.at(i) {
+        Some(Eval::Dtm(v)) => v,
+        _ => panic!("successor sectors are solved first, without chance"),
+    }
 }
 
 struct Group<'a> {
@@ -37,14 +50,19 @@ struct Group<'a> {
 
 impl Group<'_> {
     #[inline]
-    fn locate(&self, child: &State) -> Succ {
+    fn locate(&self, child: &State) -> Succ<'_> {
         if self.rules.lost(child) {
-            return Succ::Known(Value::Loss(0));
+            return Succ::Lost;
         }
         let s = super::sector::Sector::of(child);
         match self.ix.iter().position(|ix| ix.sector() == s) {
             Some(slot) => Succ::Inside(slot, self.ix[slot].index(child)),
-            None => Succ::Known(self.known.dtm(child).expect("successor sectors are solved first")),
+            None => {
+                let t = self.known.tables.get(&s).expect("successor sectors are solved first");
+                let i = t.indexer.index(child);
+                t.prefetch(i);
+                Succ::Outside(t, i)
+            }
         }
     }
 
@@ -67,16 +85,26 @@ impl Group<'_> {
     /// The largest number of plies to a win among a position's successors
     /// outside the group, or `None` if one of them is a draw.
     fn outside_floor(&self, st: &State) -> Option<u16> {
-        let mut floor = Some(0u16);
-        self.rules.for_each_action(st, Throw::None, |_, child| {
-            if let Succ::Known(v) = self.locate(&child) {
-                floor = match (floor, v) {
-                    (Some(f), Value::Win(p)) => Some(f.max(p)),
-                    _ => None,
-                };
-            }
+        let mut at: SmallVec<[(&Table, u64); 64]> = SmallVec::new();
+        let mut lost_child = false;
+        self.rules.for_each_action(st, Throw::None, |_, child| match self.locate(&child) {
+            Succ::Lost => lost_child = true,
+            Succ::Inside(..) => {}
+            Succ::Outside(t, i) => at.push((t, i)),
         });
-        floor
+        if lost_child {
+            // A move into a lost position is a win, not a loss: never met
+            // here (the position would have been seeded a win).
+            return None;
+        }
+        let mut floor = 0u16;
+        for (t, i) in at {
+            match outside(t, i) {
+                Value::Win(p) => floor = floor.max(p),
+                _ => return None,
+            }
+        }
+        Some(floor)
     }
 }
 
@@ -85,22 +113,6 @@ impl Group<'_> {
 /// distinct successors inside the group not yet known to be wins for the
 /// opponent (one cell, so that a predecessor costs one memory access).
 const OPEN: Packed = 0xFE00;
-
-/// Hints the processor to bring `cell` into the cache: the predecessors of a
-/// position lie far apart, and asking for all of them before updating any
-/// overlaps their misses.
-#[inline(always)]
-fn prefetch<T>(cell: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch only hints the cache and cannot fault; SSE is part
-    // of every x86_64 processor.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>((cell as *const T).cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = cell;
-}
 
 /// Indices handed to one task while scanning a level.
 const CHUNK: usize = 1 << 14;
@@ -272,19 +284,26 @@ fn seed(g: &Group, ix: &Indexer, i: u64) -> Packed {
         return pack(Value::Loss(0));
     }
     let mut inside: SmallVec<[(usize, u64); 64]> = SmallVec::new();
+    let mut at: SmallVec<[(&Table, u64); 64]> = SmallVec::new();
     let mut any = false;
     let mut fastest_win: Option<u16> = None;
-    let mut outside_draw = false;
-    let mut slowest_loss = 0u16;
     g.rules.for_each_action(&st, Throw::None, |_, child| {
         any = true;
         match g.locate(&child) {
             Succ::Inside(s, idx) => inside.push((s, idx)),
-            Succ::Known(Value::Loss(p)) => fastest_win = Some(fastest_win.map_or(p + 1, |w| w.min(p + 1))),
-            Succ::Known(Value::Draw) => outside_draw = true,
-            Succ::Known(Value::Win(p)) => slowest_loss = slowest_loss.max(p + 1),
+            Succ::Lost => fastest_win = Some(1),
+            Succ::Outside(t, i) => at.push((t, i)),
         }
     });
+    let mut outside_draw = false;
+    let mut slowest_loss = 0u16;
+    for (t, i) in at {
+        match outside(t, i) {
+            Value::Loss(p) => fastest_win = Some(fastest_win.map_or(p + 1, |w| w.min(p + 1))),
+            Value::Draw => outside_draw = true,
+            Value::Win(p) => slowest_loss = slowest_loss.max(p + 1),
+        }
+    }
     if !any {
         return match g.rules.blocked {
             Blocked::Draw => DRAW,
