@@ -28,6 +28,7 @@ use std::time::Duration;
 use engine::file::WriteError;
 
 use super::index::Indexer;
+use super::table::huge_with_capacity;
 use super::value::Packed;
 
 const MAGIC: &[u8; 8] = b"LUDUSRS\0";
@@ -152,7 +153,7 @@ impl Checkpoint {
         let mut buf = vec![0u8; 2 * BLOCK];
         let mut out = Vec::with_capacity(ix.len());
         for x in ix {
-            let mut v: Vec<AtomicU16> = Vec::with_capacity(x.size() as usize);
+            let mut v: Vec<AtomicU16> = huge_with_capacity(x.size() as usize);
             let mut left = x.size() as usize;
             while left > 0 {
                 let n = left.min(BLOCK);

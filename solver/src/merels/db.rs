@@ -49,7 +49,7 @@ use engine::merels::{Blocked, BoardKind, Dice, PlacementMills, Rules};
 
 use super::index::Indexer;
 use super::sector::Sector;
-use super::table::{Meta, Table, Values};
+use super::table::{Meta, Table, Values, huge_vec};
 use super::value::UNUSED;
 
 const MAGIC: &[u8; 8] = b"LUDUSDB\0";
@@ -359,9 +359,9 @@ fn decode(kind: u8, payload: &[u8], n: usize) -> Option<(Values, Vec<u16>)> {
         if planes.len() != width * n {
             return None;
         }
-        let codes = (0..n)
-            .map(|i| u32::from_le_bytes([planes[i], planes[n + i], planes[2 * n + i], planes[3 * n + i]]))
-            .collect();
+        let codes = huge_vec(
+            (0..n).map(|i| u32::from_le_bytes([planes[i], planes[n + i], planes[2 * n + i], planes[3 * n + i]])),
+        );
         let rank = if kind == 6 {
             (0..n).map(|i| u16::from_le_bytes([planes[4 * n + i], planes[5 * n + i]])).collect()
         } else {
@@ -379,9 +379,9 @@ fn decode(kind: u8, payload: &[u8], n: usize) -> Option<(Values, Vec<u16>)> {
         return None;
     }
     let values = match kind {
-        1 => Values::Dtm(payload.iter().map(|&b| if b == 255 { UNUSED } else { b as u16 }).collect()),
-        2 => Values::Dtm(payload.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()),
-        _ => Values::Exact(payload.chunks_exact(16).map(|c| i128::from_le_bytes(c.try_into().expect("16"))).collect()),
+        1 => Values::Dtm(huge_vec(payload.iter().map(|&b| if b == 255 { UNUSED } else { b as u16 }))),
+        2 => Values::Dtm(huge_vec(payload.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])))),
+        _ => Values::Exact(huge_vec(payload.chunks_exact(16).map(|c| i128::from_le_bytes(c.try_into().expect("16"))))),
     };
     Some((values, Vec::new()))
 }

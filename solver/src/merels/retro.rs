@@ -20,7 +20,7 @@ use super::checkpoint::Checkpoint;
 use super::index::Indexer;
 use super::known::Known;
 use super::observer::Observer;
-use super::table::{Eval, Meta, Table, Values, prefetch};
+use super::table::{Eval, Meta, Table, Values, huge_vec, prefetch};
 use super::value::{DRAW, Packed, UNUSED, Value, pack};
 
 /// Where a successor's value comes from.
@@ -203,7 +203,7 @@ pub(crate) fn retrograde(
 /// Every index's starting cell, and the deepest value among them.
 fn seed_all(g: &Group, obs: &dyn Observer) -> (Vec<Vec<AtomicU16>>, AtomicU64) {
     let cells: Vec<Vec<AtomicU16>> =
-        g.ix.iter().map(|ix| (0..ix.size()).map(|_| AtomicU16::new(DRAW)).collect()).collect();
+        g.ix.iter().map(|ix| huge_vec((0..ix.size() as usize).map(|_| AtomicU16::new(DRAW)))).collect();
     let top = AtomicU64::new(0);
     let total: u64 = g.ix.iter().map(|ix| ix.size()).sum();
     obs.begin("retrograde: seeding", total);

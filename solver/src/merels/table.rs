@@ -46,6 +46,44 @@ pub(crate) fn prefetch<T>(cell: &T) {
     let _ = cell;
 }
 
+/// A vector of the items, its memory asked to be backed by huge pages where
+/// the system offers them on request (Linux's transparent huge pages in
+/// `madvise` mode): a table of a billion positions read at random otherwise
+/// spends much of its time in page walks.
+pub(crate) fn huge_vec<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
+    let mut v = huge_with_capacity(items.len());
+    v.extend(items);
+    v
+}
+
+/// An empty vector with room for `n` items, backed by huge pages where the
+/// system offers them (see [`huge_vec`]).
+pub(crate) fn huge_with_capacity<T>(n: usize) -> Vec<T> {
+    let v: Vec<T> = Vec::with_capacity(n);
+    advise_huge(v.as_ptr().cast::<u8>(), v.capacity() * std::mem::size_of::<T>());
+    v
+}
+
+/// Asks for the whole 2 MiB pages inside `bytes` at `start` to be huge pages,
+/// before anything is written there.
+#[cfg(target_os = "linux")]
+fn advise_huge(start: *const u8, bytes: usize) {
+    const HUGE: usize = 2 << 20;
+    let first = (start as usize).next_multiple_of(HUGE);
+    let end = (start as usize + bytes) / HUGE * HUGE;
+    if end > first {
+        // SAFETY: the range lies inside an allocation this process owns;
+        // the advice only changes how the kernel backs it, never its
+        // contents. A refusal (no transparent huge pages) changes nothing.
+        unsafe {
+            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge(_start: *const u8, _bytes: usize) {}
+
 /// A proven interval wider than this leaves a position open.
 pub const OPEN_WIDTH: f64 = 1e-6;
 
