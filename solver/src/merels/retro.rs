@@ -154,6 +154,8 @@ pub(crate) fn retrograde(
     // Plies to the end, one level at a time: the deepest is found on the
     // way, so the stage counts levels without a total.
     obs.begin("retrograde: propagating, level", 0);
+    // A resumed solve counts from the level it resumed at.
+    obs.advance(level);
     while level <= top.load(Relaxed) {
         if let Some(c) = checkpoint {
             let stop = c.stop_at == Some(level);
