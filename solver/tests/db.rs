@@ -203,6 +203,35 @@ fn a_group_too_large_for_the_memory_limit_is_refused() {
 }
 
 #[test]
+fn a_whole_solve_fits_in_the_memory_the_plan_asks_for() {
+    // Tables kept for later groups are dropped (and read again) when a
+    // group would not fit otherwise: the largest group's own estimate is
+    // enough for the whole game, with the same files as an unlimited solve.
+    let rules = Rules::new(BoardKind::Six, Dice::None);
+    let largest = solver::merels::plan::plan(&rules, None).iter().map(|g| g.memory).max().unwrap();
+    let (tight, free) = (temp("memory-tight"), temp("memory-free"));
+    let limited = SolveOptions { memory_limit: largest, keep_all: false, ..opts(&tight) };
+    Solution::solve_with(rules, &limited, &Silent).unwrap_or_else(|e| panic!("{e}"));
+    Solution::solve_with(rules, &SolveOptions { keep_all: false, ..opts(&free) }, &Silent).unwrap();
+    let files = |dir: &Path| {
+        let sub = solver::merels::db::Db::new(dir, rules).dir().to_path_buf();
+        let mut v: Vec<(String, Vec<u8>)> = fs::read_dir(&sub)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "sec"))
+            .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), fs::read(&p).unwrap()))
+            .collect();
+        v.sort();
+        v
+    };
+    let (a, b) = (files(&tight), files(&free));
+    assert!(!a.is_empty());
+    assert!(a == b, "the limited solve wrote other files");
+    fs::remove_dir_all(&tight).ok();
+    fs::remove_dir_all(&free).ok();
+}
+
+#[test]
 fn verify_passes_on_solved_databases_and_finds_a_changed_value() {
     for dice in [Dice::None, Dice::Schaedler, Dice::Murray] {
         let dir = temp(&format!("verify-{dice}"));

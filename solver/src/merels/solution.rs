@@ -243,7 +243,14 @@ impl Solution {
                         sol.ensure(s)?;
                     }
                 }
-                let need = sol.memory_estimate(&group);
+                let mut need = sol.memory_estimate(&group);
+                if need > opts.memory_limit && !opts.keep_all && sol.db.is_some() {
+                    // Tables kept for later groups are read again from the
+                    // database when those groups come.
+                    let reads = plan::group_reads(&rules, &group);
+                    sol.known.tables.retain(|s, _| reads.contains(s));
+                    need = sol.memory_estimate(&group);
+                }
                 if need > opts.memory_limit {
                     return Err(SolveError::Memory {
                         group: group.iter().map(|s| s.key()).collect(),
