@@ -266,9 +266,18 @@ fn verify_passes_on_solved_databases_and_finds_a_changed_value() {
                 Values::Chance(v)
             }
             Values::Exact(v) => {
-                let mut v = v.clone();
-                v[i as usize] += 1;
-                Values::Exact(v)
+                let den = sol.den;
+                Values::Exact(solver::merels::table::Exact::from_fn(rules.men(), s, v.len(), |j| {
+                    v.get(j).map(|x| {
+                        if j != i as usize {
+                            x
+                        } else if x == 0 {
+                            den
+                        } else {
+                            -x
+                        }
+                    })
+                }))
             }
         };
         db.store(&Table::new(t.indexer.clone(), values, t.meta)).unwrap();

@@ -15,7 +15,7 @@
 //! | 16 | 1 | blocked: 0 lose, 1 pass, 2 draw |
 //! | 17 | 1 | special throw probability, in 72nds |
 //! | 18 | 4 | sector: men on board and in hand of the side to move, then of the other side |
-//! | 22 | 1 | value kind: 1 plies in one byte, 2 plies in two bytes, 3 exact numerator (16 bytes), 5 chance values (grid codes, compressed), 6 chance values with progress ranks (compressed) |
+//! | 22 | 1 | value kind: 1 plies in one byte, 2 plies in two bytes, 3 exact numerator (16 bytes, read only), 5 chance values (grid codes, compressed), 6 chance values with progress ranks (compressed), 7 exact values in narrow words (compressed) |
 //! | 23 | 1 | zero |
 //! | 24 | 8 | number of indices |
 //! | 32 | 8 | payload length in bytes |
@@ -30,8 +30,11 @@
 //!
 //! One-byte plies: 0 a draw, 255 an unused index, `p + 1` decided after `p`
 //! plies (odd `p`: the side to move wins). Two-byte plies: the same with
-//! 65535 unused. Exact numerators are over 72^(2 × men); `i128::MIN` is
-//! unused. Chance values are `u32` grid codes (`k` stands for
+//! 65535 unused. Exact numerators are over 72^(2 × men); kind 3 holds each
+//! as an `i128` (`i128::MIN` unused), kind 7 each divided by the sector's
+//! unit 72^(2 × men − h) (`h` its men in hand) in the narrowest integer that
+//! holds ±72^h (1, 2, 4, 8 or 16 bytes, see [`Exact`]; its least value
+//! unused), as byte planes compressed as one zstd frame. Chance values are `u32` grid codes (`k` stands for
 //! `k / 2^30 − 1`, `u32::MAX` unused), stored as their four byte planes
 //! (all lowest bytes, then the next, …) compressed as one zstd frame: the
 //! many exact −1, 0 and +1 and the shared high bytes shrink to little.
@@ -49,8 +52,9 @@ use engine::merels::{Blocked, BoardKind, Dice, PlacementMills, Rules};
 
 use super::index::Indexer;
 use super::sector::Sector;
-use super::table::{Meta, Table, Values, huge_vec};
+use super::table::{Exact, Meta, Table, Values, huge_vec};
 use super::value::UNUSED;
+use super::value::exact_denominator;
 
 const MAGIC: &[u8; 8] = b"LUDUSDB\0";
 const VERSION: u16 = 2;
@@ -276,7 +280,7 @@ impl Db {
         if u64_at(32) < stored {
             return bad(Corruption::TooLong { payload: stored, header: u64_at(32) });
         }
-        if stored > max_payload(h[22], indexer.size()) {
+        if stored > max_payload(h[22], indexer.size(), s) {
             return bad(Corruption::PayloadTooBig { payload: stored, indices: indexer.size() });
         }
         let mut payload = vec![0u8; stored as usize];
@@ -286,7 +290,7 @@ impl Db {
         if checksum(h, payload) != crc {
             return bad(Corruption::Checksum);
         }
-        let (values, rank) = match decode(h[22], payload, indexer.size() as usize) {
+        let (values, rank) = match decode(h[22], payload, indexer.size() as usize, self.rules.men(), s) {
             Some(v) => v,
             None => return bad(Corruption::Kind(h[22])),
         };
@@ -317,7 +321,7 @@ fn encode(values: &Values, rank: &[u16]) -> (u8, Vec<u8>) {
                 (2, v.iter().flat_map(|p| p.to_le_bytes()).collect())
             }
         }
-        Values::Exact(v) => (3, v.iter().flat_map(|n| n.to_le_bytes()).collect()),
+        Values::Exact(v) => (7, zstd::bulk::compress(&v.planes(), 3).expect("compressing in memory")),
         Values::Chance(v) => {
             let n = v.len();
             let ranked = rank.len() == n && rank.iter().any(|&r| r > 0);
@@ -340,11 +344,12 @@ fn encode(values: &Values, rank: &[u16]) -> (u8, Vec<u8>) {
 }
 
 /// The largest payload a file of this kind and size may have.
-fn max_payload(kind: u8, n: u64) -> u64 {
+fn max_payload(kind: u8, n: u64, s: Sector) -> u64 {
     match kind {
         1 => n,
         2 => 2 * n,
         3 => 16 * n,
+        7 => zstd::zstd_safe::compress_bound(Exact::width_for(s) * n as usize) as u64,
         5 => zstd::zstd_safe::compress_bound(4 * n as usize) as u64,
         6 => zstd::zstd_safe::compress_bound(6 * n as usize) as u64,
         _ => 0,
@@ -352,7 +357,11 @@ fn max_payload(kind: u8, n: u64) -> u64 {
 }
 
 /// A payload's values and progress ranks (empty when it has none).
-fn decode(kind: u8, payload: &[u8], n: usize) -> Option<(Values, Vec<u16>)> {
+fn decode(kind: u8, payload: &[u8], n: usize, men: u8, s: Sector) -> Option<(Values, Vec<u16>)> {
+    if kind == 7 {
+        let planes = zstd::bulk::decompress(payload, Exact::width_for(s) * n).ok()?;
+        return Some((Values::Exact(Exact::from_planes(men, s, n, &planes)?), Vec::new()));
+    }
     if kind == 5 || kind == 6 {
         let width = if kind == 6 { 6 } else { 4 };
         let planes = zstd::bulk::decompress(payload, width * n).ok()?;
@@ -381,7 +390,42 @@ fn decode(kind: u8, payload: &[u8], n: usize) -> Option<(Values, Vec<u16>)> {
     let values = match kind {
         1 => Values::Dtm(huge_vec(payload.iter().map(|&b| if b == 255 { UNUSED } else { b as u16 }))),
         2 => Values::Dtm(huge_vec(payload.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])))),
-        _ => Values::Exact(huge_vec(payload.chunks_exact(16).map(|c| i128::from_le_bytes(c.try_into().expect("16"))))),
+        _ => {
+            // Sixteen bytes a numerator, as written before narrow words.
+            let num = |i: usize| i128::from_le_bytes(payload[16 * i..16 * i + 16].try_into().expect("16 bytes"));
+            let unit = exact_denominator(men) / 72i128.pow(u32::from(s.wf + s.bf));
+            let bound = exact_denominator(men);
+            if (0..n).map(num).any(|x| x != i128::MIN && (x % unit != 0 || x.abs() > bound)) {
+                return None;
+            }
+            Values::Exact(Exact::from_fn(men, s, n, |i| Some(num(i)).filter(|&x| x != i128::MIN)))
+        }
     };
     Some((values, Vec::new()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Files of sixteen-byte numerators (kind 3) read as the same values as
+    /// the narrow words that replaced them; a numerator that is no value of
+    /// the sector is refused.
+    #[test]
+    fn sixteen_byte_exact_files_read_as_narrow_values() {
+        let s = Sector { w: 4, wf: 2, b: 5, bf: 1 };
+        let unit = exact_denominator(9) / 72i128.pow(3);
+        let nums: Vec<Option<i128>> =
+            (0..500i128).map(|i| (i % 7 != 3).then(|| (i * 1_499 % 746_497 - 373_248) * unit)).collect();
+        let payload: Vec<u8> = nums.iter().flat_map(|n| n.unwrap_or(i128::MIN).to_le_bytes()).collect();
+        let Some((Values::Exact(e), rank)) = decode(3, &payload, nums.len(), 9, s) else { panic!("not read") };
+        assert!(rank.is_empty());
+        assert_eq!((0..nums.len()).map(|i| e.get(i)).collect::<Vec<_>>(), nums);
+        let (kind, packed) = encode(&Values::Exact(e.clone()), &[]);
+        assert_eq!(kind, 7);
+        assert!(matches!(decode(7, &packed, nums.len(), 9, s), Some((Values::Exact(back), _)) if back == e));
+        let mut odd = payload.clone();
+        odd[0] ^= 1;
+        assert!(decode(3, &odd, nums.len(), 9, s).is_none(), "a numerator off the unit");
+    }
 }

@@ -10,25 +10,20 @@ use rayon::prelude::*;
 use super::index::Indexer;
 use super::known::Known;
 use super::observer::Observer;
-use super::table::{EXACT_UNUSED, Meta, Table, Values};
+use super::table::{Exact, Meta, Table, Values};
 use super::value::{CODE_UNUSED, neg_code, to_code};
 
 /// Evaluates a placement sector whose successors are all known.
 pub(crate) fn forward_exact(rules: &Rules, known: &Known, ix: Indexer, obs: &dyn Observer) -> Table {
     obs.begin("exact values", ix.size());
-    let values: Vec<i128> = (0..ix.size())
-        .into_par_iter()
-        .map(|i| {
-            if !ix.is_canonical(i) {
-                return EXACT_UNUSED;
-            }
-            let st = ix.state(i);
-            if !rules.valid(&st) {
-                return EXACT_UNUSED;
-            }
-            known.evaluate_exact(&st)
-        })
-        .collect();
+    let values = Exact::from_fn(rules.men(), ix.sector(), ix.size() as usize, |i| {
+        let i = i as u64;
+        if !ix.is_canonical(i) {
+            return None;
+        }
+        let st = ix.state(i);
+        rules.valid(&st).then(|| known.evaluate_exact(&st))
+    });
     obs.advance(ix.size());
     obs.finish();
     Table::new(ix, Values::Exact(values), Meta::default())

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use super::index::{BoardTables, Indexer};
 use super::sector::{Sector, solve_order, successors};
-use super::table::Kind;
+use super::table::{Exact, Kind};
 
 /// One group of the plan.
 #[derive(Clone, Debug, Serialize)]
@@ -53,7 +53,7 @@ pub fn working_bytes(rules: &Rules, group: &[Sector]) -> u64 {
         // One cell per position (a value, or the count of successors still
         // open), then the table.
         (true, _) => 2 + 2,
-        (false, Kind::Exact) => 16,
+        (false, Kind::Exact) => Exact::width_for(group[0]) as u64,
         (false, Kind::Chance) => 4,
         (false, Kind::Dtm) => 2,
     }
@@ -81,7 +81,7 @@ fn children_estimate(rules: &Rules, group: &[Sector]) -> u64 {
 pub fn table_bytes(rules: &Rules, s: Sector) -> u64 {
     match Kind::of(rules, s) {
         Kind::Dtm => 2,
-        Kind::Exact => 16,
+        Kind::Exact => Exact::width_for(s) as u64,
         Kind::Chance => 4,
     }
 }

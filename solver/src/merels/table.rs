@@ -1,6 +1,7 @@
 //! The solved values of one sector.
 
 use engine::merels::{Dice, Rules, State};
+use rayon::prelude::*;
 
 use super::index::Indexer;
 use super::sector::Sector;
@@ -87,13 +88,10 @@ fn advise_huge(_start: *const u8, _bytes: usize) {}
 /// A proven interval wider than this leaves a position open.
 pub const OPEN_WIDTH: f64 = 1e-6;
 
-/// Marks an unused index in an exact table.
-pub const EXACT_UNUSED: i128 = i128::MIN;
-
 /// A sector's values, one per index.
 pub enum Values {
     Dtm(Vec<Packed>),
-    Exact(Vec<i128>),
+    Exact(Exact),
     /// Grid codes, [`CODE_UNUSED`] at unused indices.
     Chance(Vec<u32>),
 }
@@ -123,7 +121,7 @@ impl Values {
     pub fn bytes(&self) -> u64 {
         (match self {
             Values::Dtm(v) => v.len() * 2,
-            Values::Exact(v) => v.len() * 16,
+            Values::Exact(v) => v.len() * v.width(),
             Values::Chance(v) => v.len() * 4,
         }) as u64
     }
@@ -212,7 +210,7 @@ impl Table {
         let i = i as usize;
         match &self.values {
             Values::Dtm(v) => (v[i] != UNUSED).then(|| Eval::Dtm(unpack(v[i]))),
-            Values::Exact(v) => (v[i] != EXACT_UNUSED).then_some(Eval::Exact(v[i])),
+            Values::Exact(v) => v.get(i).map(Eval::Exact),
             Values::Chance(v) => {
                 (v[i] != CODE_UNUSED).then(|| Eval::Chance(Interval::around(from_code(v[i]), self.meta.error)))
             }
@@ -225,7 +223,7 @@ impl Table {
         let i = i as usize;
         match &self.values {
             Values::Dtm(v) => prefetch(&v[i]),
-            Values::Exact(v) => prefetch(&v[i]),
+            Values::Exact(v) => v.prefetch(i),
             Values::Chance(v) => prefetch(&v[i]),
         }
     }
@@ -261,7 +259,7 @@ impl Table {
                 }
             }
             Values::Exact(v) => {
-                for &n in v.iter().filter(|&&n| n != EXACT_UNUSED) {
+                for n in (0..v.len()).filter_map(|i| v.get(i)) {
                     tally(n.signum() as i32, n as f64 / den as f64);
                 }
             }
@@ -286,5 +284,265 @@ impl Table {
         }
         c.mean = if c.positions > 0 { sum / c.positions as f64 } else { 0.0 };
         c
+    }
+}
+
+/// Exact values of one placement sector (Murray's and Bell's readings).
+///
+/// Every value is a numerator over the game's common denominator
+/// 72^(2 × men) ([`super::value::exact_denominator`]). A position whose sides
+/// hold `h` men in hand in all has at most `h` throws ahead (a throw comes
+/// before each placement, and each placement takes at least one man from a
+/// hand), so its numerator is a multiple of `unit` = 72^(2 × men − h) and
+/// the quotient lies within ±72^h. The quotients are kept in the narrowest
+/// integer that holds them, its least value marking an unused index: one
+/// byte per index for `h` ≤ 1, two for 2, four up to 5, eight up to 10,
+/// sixteen beyond. The largest placement sectors have the most men on the
+/// board and so the fewest in hand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exact {
+    unit: i128,
+    words: Words,
+}
+
+/// The quotients of an [`Exact`] table, in one width.
+#[derive(Clone, Debug, PartialEq)]
+enum Words {
+    W8(Vec<i8>),
+    W16(Vec<i16>),
+    W32(Vec<i32>),
+    W64(Vec<i64>),
+    W128(Vec<i128>),
+}
+
+/// Applies `$e` to the vector inside a [`Words`], whatever its width.
+macro_rules! each_width {
+    ($words:expr, $v:ident => $e:expr) => {
+        match $words {
+            Words::W8($v) => $e,
+            Words::W16($v) => $e,
+            Words::W32($v) => $e,
+            Words::W64($v) => $e,
+            Words::W128($v) => $e,
+        }
+    };
+}
+
+/// An integer word of [`Exact`] values: its least value marks an unused
+/// index.
+trait Word: Copy {
+    fn wide(self) -> Option<i128>;
+}
+
+macro_rules! word {
+    ($($t:ty),*) => {$(
+        impl Word for $t {
+            #[inline]
+            fn wide(self) -> Option<i128> {
+                (self != <$t>::MIN).then_some(self as i128)
+            }
+        }
+    )*};
+}
+word!(i8, i16, i32, i64, i128);
+
+impl Exact {
+    /// Bytes per index of a sector's exact values.
+    pub fn width_for(sector: Sector) -> usize {
+        match sector.wf + sector.bf {
+            0..=1 => 1,
+            2 => 2,
+            3..=5 => 4,
+            6..=10 => 8,
+            _ => 16,
+        }
+    }
+
+    /// The values of a sector of a game of `men` men a side: `value(i)` is
+    /// the numerator at index `i` (over 72^(2 × men)), `None` where unused.
+    /// Computed in parallel straight into the narrow words.
+    ///
+    /// # Panics
+    /// If a numerator is not a multiple of the sector's unit or lies beyond
+    /// ±1: the values are not exact values of this sector.
+    pub fn from_fn(men: u8, sector: Sector, n: usize, value: impl Fn(usize) -> Option<i128> + Sync + Send) -> Exact {
+        let hand = u32::from(sector.wf + sector.bf);
+        let unit = 72i128.pow(super::value::exact_denominator_exponent(men).saturating_sub(hand));
+        fn fill<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+            let mut v = huge_with_capacity(n);
+            (0..n).into_par_iter().map(f).collect_into_vec(&mut v);
+            v
+        }
+        let quotient = |i: usize| -> Option<i128> {
+            value(i).map(|num| {
+                assert!(
+                    num % unit == 0 && num.abs() <= unit * 72i128.pow(hand),
+                    "{num} is no exact value of {sector:?}"
+                );
+                num / unit
+            })
+        };
+        macro_rules! narrow {
+            ($t:ty, $variant:ident) => {
+                Words::$variant(fill(n, |i| quotient(i).map_or(<$t>::MIN, |q| q as $t)))
+            };
+        }
+        let words = match Exact::width_for(sector) {
+            1 => narrow!(i8, W8),
+            2 => narrow!(i16, W16),
+            4 => narrow!(i32, W32),
+            8 => narrow!(i64, W64),
+            _ => narrow!(i128, W128),
+        };
+        Exact { unit, words }
+    }
+
+    /// Indices held.
+    pub fn len(&self) -> usize {
+        each_width!(&self.words, v => v.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes per index.
+    pub fn width(&self) -> usize {
+        fn width_of<T>(_: &[T]) -> usize {
+            std::mem::size_of::<T>()
+        }
+        each_width!(&self.words, v => width_of(v))
+    }
+
+    /// The numerator at an index (over the common denominator), `None`
+    /// where the index is unused.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<i128> {
+        let q = each_width!(&self.words, v => v[i].wide());
+        q.map(|q| q * self.unit)
+    }
+
+    /// Asks for the word at an index to be brought into the cache.
+    #[inline]
+    pub fn prefetch(&self, i: usize) {
+        each_width!(&self.words, v => prefetch(&v[i]))
+    }
+
+    /// The words' little-endian bytes, as byte planes (every index's lowest
+    /// byte, then the next, …).
+    pub(crate) fn planes(&self) -> Vec<u8> {
+        let (n, w) = (self.len(), self.width());
+        let mut planes = vec![0u8; n * w];
+        each_width!(&self.words, v => for (i, x) in v.iter().enumerate() {
+            for (b, byte) in x.to_le_bytes().into_iter().enumerate() {
+                planes[b * n + i] = byte;
+            }
+        });
+        planes
+    }
+
+    /// The values of a sector from byte planes made by [`Exact::planes`];
+    /// `None` if their length does not fit.
+    pub(crate) fn from_planes(men: u8, sector: Sector, n: usize, planes: &[u8]) -> Option<Exact> {
+        let w = Exact::width_for(sector);
+        if planes.len() != n * w {
+            return None;
+        }
+        let hand = u32::from(sector.wf + sector.bf);
+        let unit = 72i128.pow(super::value::exact_denominator_exponent(men).saturating_sub(hand));
+        let word = |i: usize| -> [u8; 16] {
+            let mut b = [0u8; 16];
+            for (k, byte) in b.iter_mut().take(w).enumerate() {
+                *byte = planes[k * n + i];
+            }
+            b
+        };
+        macro_rules! read {
+            ($t:ty, $variant:ident) => {
+                Words::$variant(huge_vec(
+                    (0..n)
+                        .map(|i| <$t>::from_le_bytes(word(i)[..std::mem::size_of::<$t>()].try_into().expect("width"))),
+                ))
+            };
+        }
+        let words = match w {
+            1 => read!(i8, W8),
+            2 => read!(i16, W16),
+            4 => read!(i32, W32),
+            8 => read!(i64, W64),
+            _ => read!(i128, W128),
+        };
+        // A quotient beyond ±72^h is no value of this sector.
+        fn within<T: Word>(v: &[T], bound: i128) -> bool {
+            v.iter().all(|x| x.wide().is_none_or(|q| q.abs() <= bound))
+        }
+        each_width!(&words, v => within(v, 72i128.pow(hand))).then_some(Exact { unit, words })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Numerators a sector of nine men's morris can hold: multiples of its
+    /// unit within ±1, or unused.
+    fn numerators(hand: u8) -> impl Strategy<Value = Vec<Option<i128>>> {
+        let bound = 72i128.pow(u32::from(hand));
+        let unit = 72i128.pow(18 - u32::from(hand));
+        prop::collection::vec(
+            prop_oneof![
+                Just(None),
+                Just(Some(bound * unit)),
+                Just(Some(-bound * unit)),
+                (-bound..=bound).prop_map(move |q| Some(q * unit)),
+            ],
+            0..200,
+        )
+    }
+
+    proptest! {
+        /// The narrow words give back every numerator, and so do their byte
+        /// planes, in every width (0 to 18 men in hand).
+        #[test]
+        fn narrow_exact_values_are_the_numerators((hand, v) in (0u8..=18).prop_flat_map(|h| (Just(h), numerators(h)))) {
+            let sector = Sector { w: 0, wf: hand / 2, b: 0, bf: hand - hand / 2 };
+            let e = Exact::from_fn(9, sector, v.len(), |i| v[i]);
+            prop_assert_eq!(e.len(), v.len());
+            prop_assert_eq!(e.width(), Exact::width_for(sector));
+            for (i, x) in v.iter().enumerate() {
+                prop_assert_eq!(e.get(i), *x);
+            }
+            let back = Exact::from_planes(9, sector, v.len(), &e.planes());
+            prop_assert_eq!(back.as_ref(), Some(&e));
+        }
+    }
+
+    #[test]
+    fn each_width_holds_its_bound_and_no_more() {
+        let max = |bits: u32| if bits == 128 { i128::MAX } else { (1i128 << (bits - 1)) - 1 };
+        for hand in 0u8..=18 {
+            let bound = 72i128.pow(u32::from(hand));
+            let bits = 8 * Exact::width_for(Sector { w: 0, wf: hand, b: 0, bf: 0 }) as u32;
+            // ±72^h fit beside the unused mark (the least value) ...
+            assert!(bound <= max(bits), "{hand} men in hand");
+            // ... and the next narrower word would not hold them.
+            if bits > 8 {
+                assert!(bound > max(bits / 2), "{hand} men in hand: a narrower word holds them");
+            }
+        }
+    }
+
+    #[test]
+    fn planes_of_another_length_or_beyond_the_bound_are_refused() {
+        let sector = Sector { w: 3, wf: 1, b: 3, bf: 0 };
+        let e = Exact::from_fn(9, sector, 3, |i| Some(72i128.pow(17) * [1, 0, -1][i]));
+        let planes = e.planes();
+        assert!(Exact::from_planes(9, sector, 4, &planes).is_none());
+        let mut big = planes.clone();
+        big[1] = 73; // the middle quotient becomes 73 > 72^1
+        assert!(Exact::from_planes(9, sector, 3, &big).is_none());
+        assert!(Exact::from_planes(9, sector, 3, &planes).is_some());
     }
 }
