@@ -366,7 +366,9 @@ fn group_report(sol: &Solution, seconds: f64, json: bool) -> Result<()> {
 fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, json: bool) -> Result<()> {
     let db = solver::merels::db::Db::new(root, *rules);
     let groups = solver::merels::plan::plan(rules, max_men);
-    let done = |g: &solver::merels::plan::PlannedGroup| g.files.iter().all(|f| db.dir().join(f).is_file());
+    let done = |g: &solver::merels::plan::PlannedGroup| {
+        g.sectors.iter().all(|k| solver::merels::Sector::from_key(k).is_some_and(|s| db.has(s)))
+    };
     if json {
         let list: Vec<serde_json::Value> = groups
             .iter()

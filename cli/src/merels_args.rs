@@ -149,7 +149,7 @@ pub fn positions_to_solve(rules: &Rules, max_men: u8, db: Option<&std::path::Pat
         .into_iter()
         .filter(|g| g.iter().all(|s| men(s) <= max_men))
         .flatten()
-        .filter(|s| !(s.is_stored() && store.as_ref().is_some_and(|d| d.path(*s).exists())))
+        .filter(|s| !(s.is_stored() && store.as_ref().is_some_and(|d| d.has(*s))))
         .map(|s| Indexer::new(tables.clone(), s).size())
         .sum()
 }

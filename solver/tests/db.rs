@@ -232,6 +232,42 @@ fn a_whole_solve_fits_in_the_memory_the_plan_asks_for() {
 }
 
 #[test]
+fn murray_and_bell_share_their_movement_sectors_with_the_game_without_dice() {
+    use solver::merels::db::Db;
+    let none = Rules::new(BoardKind::Six, Dice::None);
+    let (shared, alone) = (temp("share"), temp("share-alone"));
+    Solution::solve_with(none, &SolveOptions { keep_all: false, ..opts(&shared) }, &Silent).unwrap();
+    let none_db = Db::new(&shared, none);
+    for dice in [Dice::Murray, Dice::Bell] {
+        let rules = Rules::new(BoardKind::Six, dice);
+        let sol = Solution::solve_with(rules, &opts(&shared), &Silent).unwrap();
+        let db = Db::new(&shared, rules);
+        let movement: Vec<_> = sol.records.iter().filter(|r| r.sectors[0].is_movement()).collect();
+        assert!(!movement.is_empty());
+        for r in &movement {
+            assert!(r.loaded, "{dice}: movement group {} solved again", r.sectors[0].key());
+            for &s in &r.sectors {
+                assert_eq!(fs::read(db.path(s)).unwrap(), fs::read(none_db.path(s)).unwrap(), "{dice} {}", s.key());
+            }
+        }
+        // The same values as a solve in memory, placement sectors included.
+        assert!(values(&sol) == values(&Solution::solve(rules, &Silent)), "{dice}: other values");
+        // Solved alone, its movement files are the game without dice's, byte
+        // for byte.
+        let solo = Solution::solve_with(rules, &SolveOptions { keep_all: false, ..opts(&alone) }, &Silent).unwrap();
+        let solo_db = Db::new(&alone, rules);
+        for r in solo.records.iter().filter(|r| r.sectors[0].is_movement()) {
+            assert!(!r.loaded);
+            for &s in &r.sectors {
+                assert_eq!(fs::read(solo_db.path(s)).unwrap(), fs::read(none_db.path(s)).unwrap(), "{}", s.key());
+            }
+        }
+        fs::remove_dir_all(&alone).ok();
+    }
+    fs::remove_dir_all(&shared).ok();
+}
+
+#[test]
 fn verify_passes_on_solved_databases_and_finds_a_changed_value() {
     for dice in [Dice::None, Dice::Schaedler, Dice::Murray] {
         let dir = temp(&format!("verify-{dice}"));

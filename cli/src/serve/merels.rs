@@ -206,7 +206,7 @@ fn missing_sectors(rules: &Rules, pos: &Position, root: &Path) -> (Sector, Vec<S
     let db = Db::new(root, *rules);
     let mut need = vec![s];
     need.extend(successors(rules, s).into_iter().filter(|c| c.is_stored() && *c != s));
-    let missing = need.into_iter().filter(|c| !db.path(*c).is_file()).collect();
+    let missing = need.into_iter().filter(|c| !db.has(*c)).collect();
     (s, missing)
 }
 

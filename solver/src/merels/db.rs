@@ -143,8 +143,19 @@ impl std::error::Error for DbError {
 /// A directory of sector files for one set of rules.
 #[derive(Clone, Debug)]
 pub struct Db {
+    root: PathBuf,
     dir: PathBuf,
     rules: Rules,
+}
+
+/// The rules a movement sector is a sector of when no dice are thrown in
+/// movement (Murray's and Bell's readings, and no dice): the game without
+/// dice, with everything that bears on movement kept (board, flying, which
+/// men may be taken, how many a double mill takes, a blocked player) and
+/// the rest at that game's defaults.
+fn movement_rules(rules: &Rules) -> Rules {
+    let none = Rules::new(rules.board.kind, Dice::None);
+    Rules { dice: Dice::None, placement_mills: none.placement_mills, special_72: none.special_72, ..*rules }
 }
 
 fn board_code(k: BoardKind) -> u8 {
@@ -188,11 +199,47 @@ impl Db {
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() || "+-=.".contains(c) { c } else { '_' })
             .collect();
-        Db { dir: root.join(name), rules }
+        Db { root: root.to_path_buf(), dir: root.join(name), rules }
     }
 
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// The rules a sector's file is written and read under. Where no dice
+    /// are thrown in movement, a movement sector is a sector of the game
+    /// without dice ([`movement_rules`]), and its file is that game's, byte
+    /// for byte: Murray's and Bell's databases share their movement sectors
+    /// with the database without dice ([`Db::has`]).
+    fn file_rules(&self, s: Sector) -> Rules {
+        if s.is_movement() && !self.rules.dice_in_movement() { movement_rules(&self.rules) } else { self.rules }
+    }
+
+    /// Whether the sector's file is in this database. A movement sector
+    /// missing here under Murray's or Bell's reading that the database
+    /// without dice holds is linked (or, across filesystems, copied) from
+    /// there first, with its time: solved once, used by every reading.
+    pub fn has(&self, s: Sector) -> bool {
+        let own = self.path(s);
+        if own.is_file() {
+            return true;
+        }
+        if !s.is_movement() || self.rules.dice == Dice::None || self.rules.dice_in_movement() {
+            return false;
+        }
+        let source = Db::new(&self.root, movement_rules(&self.rules));
+        let from = source.path(s);
+        if !from.is_file() || fs::create_dir_all(&self.dir).is_err() {
+            return false;
+        }
+        let share = |from: &Path, to: &Path| {
+            fs::hard_link(from, to).is_ok()
+                || fs::read(from).is_ok_and(|bytes| engine::file::write_atomic(to, &bytes).is_ok())
+        };
+        if from.with_extension("time").is_file() {
+            share(&from.with_extension("time"), &self.time_path(s));
+        }
+        share(&from, &own) || own.is_file()
     }
 
     pub fn path(&self, s: Sector) -> PathBuf {
@@ -213,8 +260,9 @@ impl Db {
         h[..8].copy_from_slice(MAGIC);
         h[8..10].copy_from_slice(&VERSION.to_le_bytes());
         h[10..12].copy_from_slice(&(HEADER as u16).to_le_bytes());
-        h[12..18].copy_from_slice(&rules_bytes(&self.rules));
         let s = t.sector();
+        let rules = self.file_rules(s);
+        h[12..18].copy_from_slice(&rules_bytes(&rules));
         h[18..22].copy_from_slice(&[s.w, s.wf, s.b, s.bf]);
         h[22] = payload.0;
         h[24..32].copy_from_slice(&(t.values.len() as u64).to_le_bytes());
@@ -222,7 +270,7 @@ impl Db {
         h[56..64].copy_from_slice(&t.meta.sweeps.to_le_bytes());
         h[64..72].copy_from_slice(&t.meta.residual.to_le_bytes());
         h[72..80].copy_from_slice(&t.meta.error.to_le_bytes());
-        let label = self.rules.label();
+        let label = rules.label();
         let n = label.len().min(48);
         h[80..80 + n].copy_from_slice(&label.as_bytes()[..n]);
         let crc = checksum(&h, &payload.1);
@@ -247,6 +295,7 @@ impl Db {
     pub fn load(&self, indexer: Indexer) -> Result<Table, DbError> {
         let s = indexer.sector();
         let path = self.path(s);
+        self.has(s);
         let mut f = match File::open(&path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(DbError::Missing),
@@ -264,8 +313,9 @@ impl Db {
         if u16::from_le_bytes([h[8], h[9]]) != VERSION {
             return bad(Corruption::Version(u16::from_le_bytes([h[8], h[9]])));
         }
-        if h[12..18] != rules_bytes(&self.rules) {
-            return bad(Corruption::OtherRules(self.rules.label()));
+        let rules = self.file_rules(s);
+        if h[12..18] != rules_bytes(&rules) {
+            return bad(Corruption::OtherRules(rules.label()));
         }
         if h[18..22] != [s.w, s.wf, s.b, s.bf] {
             return bad(Corruption::OtherSector { stored: [h[18], h[19], h[20], h[21]], expected: s.key() });

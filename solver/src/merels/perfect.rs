@@ -114,8 +114,7 @@ pub fn solution_for_play(rules: Rules, db: Option<PathBuf>, obs: &dyn Observer) 
             return Err(SolveError::NoDatabase("perfect play on nine men's morris (too big to solve on the way)"));
         };
         let store = Db::new(root, rules);
-        let missing =
-            solve_order(&rules).into_iter().flatten().filter(|s| s.is_stored() && !store.path(*s).exists()).count();
+        let missing = solve_order(&rules).into_iter().flatten().filter(|s| s.is_stored() && !store.has(*s)).count();
         if missing > 0 {
             return Err(SolveError::NotSolved {
                 rules: rules.label(),

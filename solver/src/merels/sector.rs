@@ -50,6 +50,13 @@ impl Sector {
     pub fn key(self) -> String {
         format!("{}-{}-{}-{}", self.w, self.wf, self.b, self.bf)
     }
+
+    /// The sector of a key `w-wf-b-bf`.
+    pub fn from_key(key: &str) -> Option<Sector> {
+        let mut it = key.split('-').map(|x| x.parse::<u8>().ok());
+        let s = Sector { w: it.next()??, wf: it.next()??, b: it.next()??, bf: it.next()?? };
+        it.next().is_none().then_some(s)
+    }
 }
 
 impl fmt::Display for Sector {

@@ -300,11 +300,8 @@ impl Solution {
         let Some(db) = &self.db else {
             return Err(SolveError::NoDatabase("solving one group (its successors are read from it)"));
         };
-        let missing: Vec<PathBuf> = plan::group_reads(&self.rules, &todo[gi])
-            .into_iter()
-            .map(|s| db.path(s))
-            .filter(|p| !p.is_file())
-            .collect();
+        let missing: Vec<PathBuf> =
+            plan::group_reads(&self.rules, &todo[gi]).into_iter().filter(|&s| !db.has(s)).map(|s| db.path(s)).collect();
         if !missing.is_empty() {
             return Err(SolveError::MissingSuccessors { group: key.to_string(), missing });
         }

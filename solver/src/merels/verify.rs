@@ -100,7 +100,7 @@ pub fn verify(sol: &mut Solution, obs: &dyn Observer) -> Result<VerifyReport, So
         files: Vec::new(),
     };
     for (k, &s) in order.iter().enumerate() {
-        if !db.path(s).exists() {
+        if !db.has(s) {
             report.missing.push(s.key());
             continue;
         }
