@@ -251,6 +251,15 @@ impl BoardTables {
     }
 }
 
+/// What the side to move's men contribute to an index ([`Indexer::own_part`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OwnPart {
+    /// The lookup entry of the men's set.
+    entry: u32,
+    /// The points left free once the men are moved to their canonical set.
+    free: u32,
+}
+
 /// Maps the positions of one sector to `0..size()` and back.
 #[derive(Clone)]
 pub struct Indexer {
@@ -282,14 +291,31 @@ impl Indexer {
     #[inline]
     pub fn index(&self, st: &State) -> u64 {
         debug_assert_eq!(Sector::of(st), self.sector);
-        let board = self.tables.board;
+        self.index_with(self.own_part(st.own), st.other)
+    }
+
+    /// The part of an index that the side to move's men decide: states of
+    /// this sector with the same such men share it (all the placements and
+    /// steps of the other side from one position), so it is looked up once
+    /// for them.
+    #[inline]
+    pub fn own_part(&self, own: PointSet) -> OwnPart {
         let t = &self.tables.sizes[self.sector.w as usize];
-        let entry = t.lookup[colex_rank(st.own.0) as usize];
+        let entry = t.lookup[colex_rank(own.0) as usize];
+        let sym = &self.tables.board.symmetries()[(entry & LOOKUP_SYMMETRY) as usize];
+        OwnPart { entry, free: self.tables.board.all().0 & !sym.set(own).0 }
+    }
+
+    /// The index of the state of this sector with the men of `own` (the
+    /// side to move's) and `other`.
+    #[inline]
+    pub fn index_with(&self, own: OwnPart, other: PointSet) -> u64 {
+        let t = &self.tables.sizes[self.sector.w as usize];
+        let OwnPart { entry, free } = own;
         let id = entry >> LOOKUP_ID_SHIFT;
-        let syms = board.symmetries();
+        let syms = self.tables.board.symmetries();
         let sym = &syms[(entry & LOOKUP_SYMMETRY) as usize];
-        let other = sym.set(st.other).0;
-        let free = board.all().0 & !sym.set(st.own).0;
+        let other = sym.set(other).0;
         let mut r = colex_rank(compress(other, free));
         if entry & LOOKUP_FIXED != 0 {
             for &h in &t.stabiliser[id as usize] {

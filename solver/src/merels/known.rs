@@ -10,6 +10,7 @@ use engine::merels::{Action, Blocked, Rules, State, Throw};
 use fxhash::FxHashMap;
 use smallvec::SmallVec;
 
+use super::index::OwnPart;
 use super::sector::{Sector, successors};
 use super::table::{Eval, Kind, Table, Values};
 use super::value::{CODE_UNUSED, Interval, Value, to_code};
@@ -112,13 +113,13 @@ impl Known {
         // Every successor's place first, its memory asked for, then the
         // values read.
         let mut at: SmallVec<[(&Table, u64); 64]> = SmallVec::new();
+        let mut places = Locator::new(self);
         self.rules.for_each_action(st, Throw::None, |_, child| {
             if self.rules.lost(&child) {
                 keep(Value::Loss(0).back());
                 return;
             }
-            let t = self.tables.get(&Sector::of(&child)).expect("successor solved");
-            let i = t.indexer.index(&child);
+            let (t, i) = places.locate(&child).expect("successor solved");
             t.prefetch(i);
             at.push((t, i));
         });
@@ -146,12 +147,29 @@ impl Known {
         }
         let blocked = if self.rules.blocked == Blocked::Draw { 0 } else { -self.den };
         let mut total = 0i128;
+        let mut places = Locator::new(self);
         for (throw, p72) in self.rules.throw_outcomes(st) {
+            // Every successor's place first, its memory asked for, then the
+            // values read.
             let mut best: Option<i128> = None;
+            let mut keep = |v: i128| best = Some(best.map_or(v, |b: i128| b.max(v)));
+            let mut at: SmallVec<[(&Table, u64); 64]> = SmallVec::new();
             self.rules.for_each_action(st, throw, |_, child| {
-                let v = -self.exact(&child).expect("successor solved");
-                best = Some(best.map_or(v, |b| b.max(v)));
+                if self.rules.lost(&child) {
+                    keep(self.den);
+                    return;
+                }
+                let (t, i) = places.locate(&child).expect("successor solved");
+                t.prefetch(i);
+                at.push((t, i));
             });
+            for (t, i) in at {
+                keep(match t.at(i) {
+                    Some(Eval::Exact(n)) => -n,
+                    Some(Eval::Dtm(v)) => -(v.sign() as i128) * self.den,
+                    _ => panic!("successor solved without chance"),
+                });
+            }
             total += p72 as i128 * best.unwrap_or(blocked);
         }
         // Successors have fewer throws ahead: the sum is a multiple of 72.
@@ -251,5 +269,37 @@ pub fn compare(a: &Eval, b: &Eval) -> std::cmp::Ordering {
         (Eval::Exact(x), Eval::Exact(y)) => x.cmp(y),
         (Eval::Chance(x), Eval::Chance(y)) => x.v.total_cmp(&y.v),
         _ => panic!("values of different kinds are not compared"),
+    }
+}
+
+/// Finds states' places in their sectors' tables. The successors of one
+/// position mostly share their sector and their side to move's men (every
+/// placement or step of one side leaves the other's men as they are), so
+/// the table and that part of the index are looked up once for a run of
+/// them.
+pub(crate) struct Locator<'k> {
+    known: &'k Known,
+    last: Option<(Sector, u32, &'k Table, OwnPart)>,
+}
+
+impl<'k> Locator<'k> {
+    pub(crate) fn new(known: &'k Known) -> Locator<'k> {
+        Locator { known, last: None }
+    }
+
+    /// A state's table and index, `None` if its sector has no table.
+    #[inline]
+    pub(crate) fn locate(&mut self, st: &State) -> Option<(&'k Table, u64)> {
+        let s = Sector::of(st);
+        if let Some((ls, own, t, part)) = self.last
+            && ls == s
+            && own == st.own.0
+        {
+            return Some((t, t.indexer.index_with(part, st.other)));
+        }
+        let t = self.known.tables.get(&s)?.as_ref();
+        let part = t.indexer.own_part(st.own);
+        self.last = Some((s, st.own.0, t, part));
+        Some((t, t.indexer.index_with(part, st.other)))
     }
 }
