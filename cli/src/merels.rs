@@ -118,6 +118,27 @@ enum MerelsCmd {
         #[arg(long)]
         json: bool,
     },
+    /// Rewrite the sector files of a database written in an older,
+    /// uncompressed format in the current one (each read whole and checked
+    /// first, then replaced atomically); the values do not change
+    Compact {
+        /// The board
+        #[arg(long, value_enum)]
+        board: BoardKind,
+        /// The dice reading
+        #[arg(long, value_enum, default_value_t = Dice::Schaedler)]
+        dice: Dice,
+        #[command(flatten)]
+        rules: RuleArgs,
+        #[command(flatten)]
+        more: MoreRuleArgs,
+        /// Directory of the sector databases (one subdirectory per rule set)
+        #[arg(long, value_name = "DIR", default_value = DEFAULT_DB)]
+        db: std::path::PathBuf,
+        /// One JSON object on standard output, for scripts
+        #[arg(long)]
+        json: bool,
+    },
     /// The value of a position and every action rated, best first
     Probe {
         #[command(flatten)]
@@ -225,6 +246,41 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                 print_json(&r)?;
             } else {
                 print_report(&r, &sol);
+            }
+            Ok(())
+        }
+        MerelsCmd::Compact { board, dice, rules, more, db, json } => {
+            let rules = rules_for(board, dice, &rules, &more)?;
+            let store = solver::merels::db::Db::new(&db, rules);
+            let tables = solver::merels::BoardTables::new(rules.board);
+            let mut rewritten = Vec::new();
+            let (mut before, mut after) = (0u64, 0u64);
+            for s in solver::merels::sector::solve_order(&rules).into_iter().flatten().filter(|s| s.is_stored()) {
+                let ix = solver::merels::Indexer::new(tables.clone(), s);
+                if let Some((b, a)) = store.compact(ix).map_err(|e| CliError(format!("sector {}: {e}", s.key())))? {
+                    if !json {
+                        println!("{}: {b} -> {a} bytes", s.key());
+                    }
+                    rewritten.push(serde_json::json!({"sector": s.key(), "bytes_before": b, "bytes_after": a}));
+                    before += b;
+                    after += a;
+                }
+            }
+            if json {
+                print_json(&serde_json::json!({
+                    "rules": rules.label(),
+                    "directory": store.dir().display().to_string(),
+                    "rewritten": rewritten,
+                    "bytes_before": before,
+                    "bytes_after": after,
+                }))?;
+            } else {
+                println!(
+                    "{} files of {} in {} rewritten: {before} -> {after} bytes",
+                    rewritten.len(),
+                    rules.label(),
+                    store.dir().display()
+                );
             }
             Ok(())
         }

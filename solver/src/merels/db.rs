@@ -15,7 +15,7 @@
 //! | 16 | 1 | blocked: 0 lose, 1 pass, 2 draw |
 //! | 17 | 1 | special throw probability, in 72nds |
 //! | 18 | 4 | sector: men on board and in hand of the side to move, then of the other side |
-//! | 22 | 1 | value kind: 1 plies in one byte, 2 plies in two bytes, 3 exact numerator (16 bytes, read only), 5 chance values (grid codes, compressed), 6 chance values with progress ranks (compressed), 7 exact values in narrow words (compressed) |
+//! | 22 | 1 | value kind: 1 plies in one byte, 2 plies in two bytes (both read only), 8 plies in one byte (compressed), 9 plies in two bytes (compressed), 3 exact numerator (16 bytes, read only), 5 chance values (grid codes, compressed), 6 chance values with progress ranks (compressed), 7 exact values in narrow words (compressed) |
 //! | 23 | 1 | zero |
 //! | 24 | 8 | number of indices |
 //! | 32 | 8 | payload length in bytes |
@@ -30,7 +30,9 @@
 //!
 //! One-byte plies: 0 a draw, 255 an unused index, `p + 1` decided after `p`
 //! plies (odd `p`: the side to move wins). Two-byte plies: the same with
-//! 65535 unused. Exact numerators are over 72^(2 × men); kind 3 holds each
+//! 65535 unused. Kinds 8 and 9 hold them as one zstd frame (two-byte plies
+//! as two byte planes, all low bytes first); kinds 1 and 2, uncompressed,
+//! are still read. Exact numerators are over 72^(2 × men); kind 3 holds each
 //! as an `i128` (`i128::MIN` unused), kind 7 each divided by the sector's
 //! unit 72^(2 × men − h) (`h` its men in hand) in the narrowest integer that
 //! holds ±72^h (1, 2, 4, 8 or 16 bytes, see [`Exact`]; its least value
@@ -254,8 +256,12 @@ impl Db {
     /// Writes a table atomically ([`engine::file::write_atomic_with`]): a
     /// file with the final name is always complete.
     pub fn store(&self, t: &Table) -> std::io::Result<()> {
+        self.write(t, encode(&t.values, &t.rank))
+    }
+
+    /// Writes a table whose payload is encoded (its kind and bytes).
+    fn write(&self, t: &Table, payload: (u8, Vec<u8>)) -> std::io::Result<()> {
         fs::create_dir_all(&self.dir)?;
-        let payload = encode(&t.values, &t.rank);
         let mut h = [0u8; HEADER];
         h[..8].copy_from_slice(MAGIC);
         h[8..10].copy_from_slice(&VERSION.to_le_bytes());
@@ -284,6 +290,41 @@ impl Db {
             w.write_all(&payload.1)
         })
         .map_err(std::io::Error::other)
+    }
+
+    /// Rewrites a sector's file written in an older, uncompressed kind (1,
+    /// 2 or 3) in the current one, atomically, after reading it whole (its
+    /// checksum and values checked) and checking that the new file reads
+    /// back to the same values. Returns the file's old and new sizes, `None`
+    /// when it is missing or already current.
+    pub fn compact(&self, indexer: Indexer) -> Result<Option<(u64, u64)>, DbError> {
+        let s = indexer.sector();
+        let path = self.path(s);
+        let mut head = [0u8; HEADER];
+        match File::open(&path).and_then(|mut f| f.read_exact(&mut head)) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(_) => {}
+            Ok(()) if ![1, 2, 3].contains(&head[22]) => return Ok(None),
+            Ok(()) => {}
+        }
+        let before = self.file_size(s).unwrap_or(0);
+        let table = self.load(indexer.clone())?;
+        let payload = encode(&table.values, &table.rank);
+        // The new payload must decode to the values read before it replaces
+        // the file.
+        let n = indexer.size() as usize;
+        let same = decode(payload.0, &payload.1, n, self.rules.men(), s).is_some_and(|(values, rank)| {
+            let back = Table { rank, ..Table::new(indexer, values, table.meta) };
+            (0..n as u64).all(|i| table.at(i) == back.at(i)) && table.rank == back.rank
+        });
+        if !same {
+            return Err(DbError::Io(std::io::Error::other(format!(
+                "{}: its values would not read back the same in the current format; left as it is",
+                path.display()
+            ))));
+        }
+        self.write(&table, payload).map_err(DbError::Io)?;
+        Ok(Some((before, self.file_size(s).unwrap_or(0))))
     }
 
     /// The file beside a sector's that holds the seconds its solve took.
@@ -365,10 +406,18 @@ fn checksum(header: &[u8], payload: &[u8]) -> u32 {
 fn encode(values: &Values, rank: &[u16]) -> (u8, Vec<u8>) {
     match values {
         Values::Dtm(v) => {
+            let compress = |bytes: &[u8]| zstd::bulk::compress(bytes, 3).expect("compressing in memory");
             if v.iter().all(|&p| p == UNUSED || p < 255) {
-                (1, v.iter().map(|&p| if p == UNUSED { 255 } else { p as u8 }).collect())
+                (8, compress(&v.iter().map(|&p| if p == UNUSED { 255 } else { p as u8 }).collect::<Vec<u8>>()))
             } else {
-                (2, v.iter().flat_map(|p| p.to_le_bytes()).collect())
+                let n = v.len();
+                let mut planes = vec![0u8; 2 * n];
+                for (i, p) in v.iter().enumerate() {
+                    let [lo, hi] = p.to_le_bytes();
+                    planes[i] = lo;
+                    planes[n + i] = hi;
+                }
+                (9, compress(&planes))
             }
         }
         Values::Exact(v) => (7, zstd::bulk::compress(&v.planes(), 3).expect("compressing in memory")),
@@ -400,6 +449,8 @@ fn max_payload(kind: u8, n: u64, s: Sector) -> u64 {
         2 => 2 * n,
         3 => 16 * n,
         7 => zstd::zstd_safe::compress_bound(Exact::width_for(s) * n as usize) as u64,
+        8 => zstd::zstd_safe::compress_bound(n as usize) as u64,
+        9 => zstd::zstd_safe::compress_bound(2 * n as usize) as u64,
         5 => zstd::zstd_safe::compress_bound(4 * n as usize) as u64,
         6 => zstd::zstd_safe::compress_bound(6 * n as usize) as u64,
         _ => 0,
@@ -408,6 +459,19 @@ fn max_payload(kind: u8, n: u64, s: Sector) -> u64 {
 
 /// A payload's values and progress ranks (empty when it has none).
 fn decode(kind: u8, payload: &[u8], n: usize, men: u8, s: Sector) -> Option<(Values, Vec<u16>)> {
+    if kind == 8 || kind == 9 {
+        let width = usize::from(kind - 7);
+        let bytes = zstd::bulk::decompress(payload, width * n).ok()?;
+        if bytes.len() != width * n {
+            return None;
+        }
+        let plies = if kind == 8 {
+            huge_vec(bytes.iter().map(|&b| if b == 255 { UNUSED } else { b as u16 }))
+        } else {
+            huge_vec((0..n).map(|i| u16::from_le_bytes([bytes[i], bytes[n + i]])))
+        };
+        return Some((Values::Dtm(plies), Vec::new()));
+    }
     if kind == 7 {
         let planes = zstd::bulk::decompress(payload, Exact::width_for(s) * n).ok()?;
         return Some((Values::Exact(Exact::from_planes(men, s, n, &planes)?), Vec::new()));
@@ -477,5 +541,61 @@ mod tests {
         let mut odd = payload.clone();
         odd[0] ^= 1;
         assert!(decode(3, &odd, nums.len(), 9, s).is_none(), "a numerator off the unit");
+    }
+
+    /// `compact` rewrites a file of one-byte plies (kind 1) compressed, with
+    /// the same values, and leaves current files alone.
+    #[test]
+    fn compacting_rewrites_older_files_with_the_same_values() {
+        use engine::merels::BoardKind;
+        let dir = std::env::temp_dir().join(format!("ludus-compact-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let rules = Rules::new(BoardKind::Six, Dice::None);
+        let db = Db::new(&dir, rules);
+        let s = Sector { w: 3, wf: 0, b: 4, bf: 0 };
+        let tables = super::super::index::BoardTables::new(rules.board);
+        let ix = Indexer::new(tables.clone(), s);
+        let plies: Vec<u16> = (0..ix.size()).map(|i| if i % 5 == 0 { 0 } else { (i % 40) as u16 + 1 }).collect();
+        let table = Table::new(ix.clone(), Values::Dtm(plies.clone()), Meta::default());
+        let bytes: Vec<u8> = plies.iter().map(|&p| p as u8).collect();
+        db.write(&table, (1, bytes)).unwrap();
+        assert_eq!(fs::read(db.path(s)).unwrap()[22], 1);
+        let (before, after) = db.compact(ix.clone()).unwrap().expect("rewritten");
+        assert_eq!(before, HEADER as u64 + ix.size());
+        assert!(after < before, "{after} >= {before}");
+        assert_eq!(fs::read(db.path(s)).unwrap()[22], 8);
+        let Values::Dtm(back) = db.load(ix.clone()).unwrap().values else { panic!("plies") };
+        assert_eq!(back, plies);
+        assert!(db.compact(ix.clone()).unwrap().is_none(), "a current file is left alone");
+        assert!(db.compact(Indexer::new(tables, Sector { w: 4, wf: 0, b: 4, bf: 0 })).unwrap().is_none(), "missing");
+        fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Plies are written compressed (kinds 8 and 9) and read back as they
+    /// were; the uncompressed kinds 1 and 2 of older files read the same;
+    /// a payload that does not decompress to the size is refused.
+    #[test]
+    fn plies_are_compressed_and_older_files_read_the_same() {
+        let s = Sector { w: 5, wf: 0, b: 4, bf: 0 };
+        let plies = |top: u16| -> Vec<u16> {
+            (0..3000u32).map(|i| if i % 11 == 0 { UNUSED } else { (i * 7919 % u32::from(top)) as u16 }).collect()
+        };
+        for (top, kind, old_kind) in [(255u16, 8u8, 1u8), (1000, 9, 2)] {
+            let v = plies(top);
+            let (k, packed) = encode(&Values::Dtm(v.clone()), &[]);
+            assert_eq!(k, kind);
+            assert!(packed.len() < v.len(), "compressed");
+            let Some((Values::Dtm(back), _)) = decode(k, &packed, v.len(), 9, s) else { panic!("not read") };
+            assert_eq!(back, v);
+            let old: Vec<u8> = if old_kind == 1 {
+                v.iter().map(|&p| if p == UNUSED { 255 } else { p as u8 }).collect()
+            } else {
+                v.iter().flat_map(|p| p.to_le_bytes()).collect()
+            };
+            let Some((Values::Dtm(back), _)) = decode(old_kind, &old, v.len(), 9, s) else { panic!("not read") };
+            assert_eq!(back, v);
+            assert!(decode(k, &packed, v.len() + 1, 9, s).is_none(), "another size");
+            assert!(decode(k, &packed[..packed.len() / 2], v.len(), 9, s).is_none(), "a cut frame");
+        }
     }
 }
