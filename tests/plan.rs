@@ -2,7 +2,8 @@
 //! group at a time, in the plan's order, writes the same bytes as one
 //! `ludus merels solve`; several processes solving into one database take
 //! turns through their claims and write the same bytes too; a group whose
-//! successors are missing is refused with what is missing.
+//! successors are missing is refused with what is missing; `verify
+//! --manifest` publishes checksums; `compact` leaves current files alone.
 
 mod common;
 
@@ -215,4 +216,23 @@ fn verified_databases_publish_one_manifest() {
         fs::remove_dir_all(&db).unwrap();
     }
     assert_eq!(manifests[0], manifests[1], "two solves, the same bytes");
+}
+
+/// `merels compact` leaves a database in the current format as it is and
+/// says so; a wrong board is refused with exit 2.
+#[test]
+fn compacting_a_current_database_changes_nothing() {
+    let db = temp("compact", "three");
+    let _ = fs::remove_dir_all(&db);
+    whole("three", "none", &db);
+    let before = sector_files(&db);
+    let args = ["merels", "compact", "--board", "three", "--dice", "none", "--db", db.to_str().unwrap()];
+    let report: Value = serde_json::from_str(&ok(&[&args[..], &["--json"]].concat())).unwrap();
+    assert_eq!(report["rewritten"].as_array().map(Vec::len), Some(0), "{report}");
+    assert_eq!(report["bytes_before"], 0);
+    assert!(ok(&args).contains("0 files of three/none"));
+    assert!(sector_files(&db) == before, "no file changed");
+    let o = ludus(&["merels", "compact", "--board", "ten", "--dice", "none"]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = fs::remove_dir_all(db);
 }
