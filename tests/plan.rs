@@ -236,3 +236,25 @@ fn compacting_a_current_database_changes_nothing() {
     assert_eq!(o.status.code(), Some(2));
     let _ = fs::remove_dir_all(db);
 }
+
+/// `merels verify --max-men N` checks the sectors with at most N men in
+/// all (a database solved that far) and misses none of them.
+#[test]
+fn verify_checks_the_sectors_up_to_a_size() {
+    let db = temp("verify-upto", "six");
+    let _ = fs::remove_dir_all(&db);
+    let args = ["merels", "verify", "--board", "six", "--dice", "none", "--db", db.to_str().unwrap(), "--json", "-q"];
+    ok(&["merels", "solve", "--board", "six", "--dice", "none", "--db", db.to_str().unwrap(), "--max-men", "7", "-q"]);
+    let o = ludus(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let all: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(!all["missing"].as_array().unwrap().is_empty(), "the sectors of 8 men and more are not solved");
+    let part: Value = serde_json::from_str(&ok(&[&args[..], &["--max-men", "7"]].concat())).unwrap();
+    assert_eq!(part["missing"].as_array().map(Vec::len), Some(0), "{part}");
+    let men = |key: &str| key.split('-').map(|x| x.parse::<u8>().unwrap()).sum::<u8>();
+    let checked: Vec<&str> =
+        part["sectors"].as_array().unwrap().iter().map(|s| s["sector"].as_str().unwrap()).collect();
+    assert!(!checked.is_empty() && checked.iter().all(|k| men(k) <= 7), "{checked:?}");
+    assert_eq!(part["sectors"], all["sectors"], "the same sectors checked");
+    let _ = fs::remove_dir_all(db);
+}

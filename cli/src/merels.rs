@@ -103,6 +103,10 @@ enum MerelsCmd {
         /// Directory of the sector databases (one subdirectory per rule set)
         #[arg(long, value_name = "DIR", default_value = DEFAULT_DB)]
         db: std::path::PathBuf,
+        /// Only the sectors with at most this many men in all, on the board
+        /// and in hand (a database solved that far)
+        #[arg(long, value_name = "N")]
+        max_men: Option<u8>,
         /// Worker threads [default: one per core]; the results do not depend on it
         #[arg(long, value_name = "T", value_parser = parse_threads)]
         threads: Option<usize>,
@@ -284,7 +288,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             }
             Ok(())
         }
-        MerelsCmd::Verify { board, dice, rules, more, db, threads, manifest, quiet, json } => {
+        MerelsCmd::Verify { board, dice, rules, more, db, max_men, threads, manifest, quiet, json } => {
             let rules = rules_for(board, dice, &rules, &more)?;
             let opts = SolveOptions { db: Some(db), max_men: Some(0), keep_all: false, ..SolveOptions::default() };
             let bars = Bars::new(quiet || json);
@@ -292,7 +296,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             // just checked, only when something was checked and all holds.
             let (r, written) = pool(threads, u64::MAX)?.install(|| -> Result<_> {
                 let mut sol = Solution::solve_with(rules, &opts, &bars)?;
-                let r = solver::merels::verify::verify(&mut sol, &bars)?;
+                let r = solver::merels::verify::verify(&mut sol, max_men, &bars)?;
                 let written = match (manifest && r.ok() && !r.sectors.is_empty(), sol.database()) {
                     (true, Some(store)) => Some(solver::merels::manifest::write(store, &r.files)?),
                     _ => None,

@@ -276,7 +276,7 @@ fn verify_passes_on_solved_databases_and_finds_a_changed_value() {
         let check = |dir: &Path| {
             let o = SolveOptions { max_men: Some(0), keep_all: false, ..opts(dir) };
             let mut sol = Solution::solve_with(rules, &o, &Silent).unwrap();
-            solver::merels::verify::verify(&mut sol, &Silent).unwrap()
+            solver::merels::verify::verify(&mut sol, None, &Silent).unwrap()
         };
         let r = check(&dir);
         assert!(r.ok(), "{dice}: {:?}", r.sectors.iter().flat_map(|s| &s.failures).collect::<Vec<_>>());
@@ -347,7 +347,7 @@ fn six_mens_endgames_under_chance_verify_and_are_exact() {
         }
         let o = SolveOptions { max_men: Some(0), keep_all: false, ..opts(&dir) };
         let mut sol = Solution::solve_with(rules, &o, &Silent).unwrap();
-        let r = solver::merels::verify::verify(&mut sol, &Silent).unwrap();
+        let r = solver::merels::verify::verify(&mut sol, None, &Silent).unwrap();
         assert!(r.ok(), "{name}: {:?}", r.sectors.iter().flat_map(|s| &s.failures).take(5).collect::<Vec<_>>());
         assert!(r.sectors.iter().any(|c| c.sector == "3-0-4-0"), "{name}");
         if name == "default" {
@@ -366,7 +366,7 @@ fn six_mens_endgames_under_chance_verify_and_are_exact() {
             let db = sol.database().unwrap().clone();
             db.store(&Table::with_rank(t.indexer.clone(), values, t.meta, rank)).unwrap();
             let mut sol = Solution::solve_with(rules, &o, &Silent).unwrap();
-            let r = solver::merels::verify::verify(&mut sol, &Silent).unwrap();
+            let r = solver::merels::verify::verify(&mut sol, None, &Silent).unwrap();
             let failed: Vec<_> =
                 r.sectors.iter().filter(|c| !c.failures.is_empty()).map(|c| c.sector.clone()).collect();
             assert_eq!(failed, ["3-0-4-0"], "a lowered rank");

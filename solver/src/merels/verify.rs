@@ -82,12 +82,14 @@ impl VerifyReport {
 const LISTED: usize = 20;
 
 /// Checks every sector file of `sol`'s database (`sol` built with the
-/// database and nothing solved: `max_men: Some(0)`).
-pub fn verify(sol: &mut Solution, obs: &dyn Observer) -> Result<VerifyReport, SolveError> {
+/// database and nothing solved: `max_men: Some(0)`), or only those of the
+/// sectors with at most `max_men` men in all, on the board and in hand.
+pub fn verify(sol: &mut Solution, max_men: Option<u8>, obs: &dyn Observer) -> Result<VerifyReport, SolveError> {
     let rules = sol.rules;
     let db = sol.database().cloned().ok_or(SolveError::NoDatabase("verifying"))?;
     let kind = rules.board.kind;
-    let order: Vec<Sector> = solve_order(&rules).into_iter().flatten().filter(|s| s.is_stored()).collect();
+    let within = |s: &Sector| max_men.is_none_or(|m| s.w + s.wf + s.b + s.bf <= m);
+    let order: Vec<Sector> = solve_order(&rules).into_iter().flatten().filter(|s| s.is_stored() && within(s)).collect();
     let mut report = VerifyReport {
         rules: rules.label(),
         directory: db.dir().display().to_string(),
