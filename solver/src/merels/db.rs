@@ -507,7 +507,7 @@ fn decode(kind: u8, payload: &[u8], n: usize, men: u8, s: Sector) -> Option<(Val
         _ => {
             // Sixteen bytes a numerator, as written before narrow words.
             let num = |i: usize| i128::from_le_bytes(payload[16 * i..16 * i + 16].try_into().expect("16 bytes"));
-            let unit = exact_denominator(men) / 72i128.pow(u32::from(s.wf + s.bf));
+            let unit = Exact::unit(men, s);
             let bound = exact_denominator(men);
             if (0..n).map(num).any(|x| x != i128::MIN && (x % unit != 0 || x.abs() > bound)) {
                 return None;

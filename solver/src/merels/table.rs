@@ -347,6 +347,13 @@ macro_rules! word {
 word!(i8, i16, i32, i64, i128);
 
 impl Exact {
+    /// The unit every numerator of a sector is a multiple of, in a game of
+    /// `men` men a side: 72^(2 × men − h), `h` its men in hand.
+    pub fn unit(men: u8, sector: Sector) -> i128 {
+        let hand = u32::from(sector.wf + sector.bf);
+        72i128.pow(super::value::exact_denominator_exponent(men).saturating_sub(hand))
+    }
+
     /// Bytes per index of a sector's exact values.
     pub fn width_for(sector: Sector) -> usize {
         match sector.wf + sector.bf {
@@ -367,7 +374,7 @@ impl Exact {
     /// ±1: the values are not exact values of this sector.
     pub fn from_fn(men: u8, sector: Sector, n: usize, value: impl Fn(usize) -> Option<i128> + Sync + Send) -> Exact {
         let hand = u32::from(sector.wf + sector.bf);
-        let unit = 72i128.pow(super::value::exact_denominator_exponent(men).saturating_sub(hand));
+        let unit = Exact::unit(men, sector);
         fn fill<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
             let mut v = huge_with_capacity(n);
             (0..n).into_par_iter().map(f).collect_into_vec(&mut v);
@@ -449,7 +456,7 @@ impl Exact {
             return None;
         }
         let hand = u32::from(sector.wf + sector.bf);
-        let unit = 72i128.pow(super::value::exact_denominator_exponent(men).saturating_sub(hand));
+        let unit = Exact::unit(men, sector);
         let word = |i: usize| -> [u8; 16] {
             let mut b = [0u8; 16];
             for (k, byte) in b.iter_mut().take(w).enumerate() {
