@@ -19,6 +19,24 @@ pub struct MerelsArgs {
     cmd: MerelsCmd,
 }
 
+/// A rule set's database: what `plan`, `verify` and `compact` work on.
+#[derive(Args, Debug)]
+struct OnDatabase {
+    /// The board
+    #[arg(long, value_enum)]
+    board: BoardKind,
+    /// The dice reading
+    #[arg(long, value_enum, default_value_t = Dice::Schaedler)]
+    dice: Dice,
+    #[command(flatten)]
+    rules: RuleArgs,
+    #[command(flatten)]
+    more: MoreRuleArgs,
+    /// Directory of the sector databases (one subdirectory per rule set)
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_DB)]
+    db: std::path::PathBuf,
+}
+
 #[derive(Subcommand, Debug)]
 enum MerelsCmd {
     /// Solve a board under a dice reading completely (or its endgames up to
@@ -67,19 +85,8 @@ enum MerelsCmd {
     /// files, the groups it reads, its size and memory, and whether its
     /// files are in the database (for workflow engines: one job per group)
     Plan {
-        /// The board
-        #[arg(long, value_enum)]
-        board: BoardKind,
-        /// The dice reading
-        #[arg(long, value_enum, default_value_t = Dice::Schaedler)]
-        dice: Dice,
         #[command(flatten)]
-        rules: RuleArgs,
-        #[command(flatten)]
-        more: MoreRuleArgs,
-        /// Directory of the sector databases (one subdirectory per rule set)
-        #[arg(long, value_name = "DIR", default_value = DEFAULT_DB)]
-        db: std::path::PathBuf,
+        on: OnDatabase,
         /// Only the groups whose sectors have at most this many men in all
         #[arg(long, value_name = "N")]
         max_men: Option<u8>,
@@ -90,19 +97,8 @@ enum MerelsCmd {
     /// Check a finished database against itself: every stored position's
     /// value against its successors' stored values (exit 1 on a failure)
     Verify {
-        /// The board
-        #[arg(long, value_enum)]
-        board: BoardKind,
-        /// The dice reading
-        #[arg(long, value_enum, default_value_t = Dice::Schaedler)]
-        dice: Dice,
         #[command(flatten)]
-        rules: RuleArgs,
-        #[command(flatten)]
-        more: MoreRuleArgs,
-        /// Directory of the sector databases (one subdirectory per rule set)
-        #[arg(long, value_name = "DIR", default_value = DEFAULT_DB)]
-        db: std::path::PathBuf,
+        on: OnDatabase,
         /// Only the sectors with at most this many men in all, on the board
         /// and in hand (a database solved that far)
         #[arg(long, value_name = "N")]
@@ -126,19 +122,8 @@ enum MerelsCmd {
     /// uncompressed format in the current one (each read whole and checked
     /// first, then replaced atomically); the values do not change
     Compact {
-        /// The board
-        #[arg(long, value_enum)]
-        board: BoardKind,
-        /// The dice reading
-        #[arg(long, value_enum, default_value_t = Dice::Schaedler)]
-        dice: Dice,
         #[command(flatten)]
-        rules: RuleArgs,
-        #[command(flatten)]
-        more: MoreRuleArgs,
-        /// Directory of the sector databases (one subdirectory per rule set)
-        #[arg(long, value_name = "DIR", default_value = DEFAULT_DB)]
-        db: std::path::PathBuf,
+        on: OnDatabase,
         /// One JSON object on standard output, for scripts
         #[arg(long)]
         json: bool,
@@ -203,7 +188,8 @@ fn board_of(parts: &[String]) -> Result<BoardKind> {
 
 pub fn run(args: MerelsArgs) -> Result<()> {
     match args.cmd {
-        MerelsCmd::Plan { board, dice, rules, more, db, max_men, json } => {
+        MerelsCmd::Plan { on, max_men, json } => {
+            let OnDatabase { board, dice, rules, more, db } = on;
             let rules = rules_for(board, dice, &rules, &more)?;
             plan(&rules, &db, max_men, json)
         }
@@ -253,7 +239,8 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             }
             Ok(())
         }
-        MerelsCmd::Compact { board, dice, rules, more, db, json } => {
+        MerelsCmd::Compact { on, json } => {
+            let OnDatabase { board, dice, rules, more, db } = on;
             let rules = rules_for(board, dice, &rules, &more)?;
             let store = solver::merels::db::Db::new(&db, rules);
             let tables = solver::merels::BoardTables::new(rules.board);
@@ -288,7 +275,8 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             }
             Ok(())
         }
-        MerelsCmd::Verify { board, dice, rules, more, db, max_men, threads, manifest, quiet, json } => {
+        MerelsCmd::Verify { on, max_men, threads, manifest, quiet, json } => {
+            let OnDatabase { board, dice, rules, more, db } = on;
             let rules = rules_for(board, dice, &rules, &more)?;
             let opts = SolveOptions { db: Some(db), max_men: Some(0), keep_all: false, ..SolveOptions::default() };
             let bars = Bars::new(quiet || json);
