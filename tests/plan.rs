@@ -256,5 +256,33 @@ fn verify_checks_the_sectors_up_to_a_size() {
         part["sectors"].as_array().unwrap().iter().map(|s| s["sector"].as_str().unwrap()).collect();
     assert!(!checked.is_empty() && checked.iter().all(|k| men(k) <= 7), "{checked:?}");
     assert_eq!(part["sectors"], all["sectors"], "the same sectors checked");
+    // Resumed, the same sectors come from the journal, with the same figures.
+    let again: Value = serde_json::from_str(&ok(&[&args[..], &["--max-men", "7", "--resume"]].concat())).unwrap();
+    let sectors = again["sectors"].as_array().unwrap();
+    assert!(sectors.iter().all(|s| s["resumed"] == true), "{again}");
+    let figures = |v: &Value| -> Vec<(Value, Value, Value)> {
+        v["sectors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| (s["sector"].clone(), s["positions"].clone(), s["wins"].clone()))
+            .collect()
+    };
+    assert_eq!(figures(&again), figures(&part));
+    let text = ok(&[
+        "merels",
+        "verify",
+        "--board",
+        "six",
+        "--dice",
+        "none",
+        "--db",
+        db.to_str().unwrap(),
+        "--max-men",
+        "7",
+        "-q",
+        "--resume",
+    ]);
+    assert!(text.contains("taken from the journal"), "{text}");
     let _ = fs::remove_dir_all(db);
 }

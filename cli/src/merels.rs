@@ -111,6 +111,11 @@ enum MerelsCmd {
         /// `sha256sum`: `sha256sum -c MANIFEST` there checks it)
         #[arg(long)]
         manifest: bool,
+        /// Take up the sectors that an earlier check passed (kept in VERIFIED
+        /// in the database's directory) where neither their file nor their
+        /// successors' files have changed since; check only the others
+        #[arg(long)]
+        resume: bool,
         /// No progress bars
         #[arg(long, short)]
         quiet: bool,
@@ -275,7 +280,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             }
             Ok(())
         }
-        MerelsCmd::Verify { on, max_men, threads, manifest, quiet, json } => {
+        MerelsCmd::Verify { on, max_men, threads, manifest, resume, quiet, json } => {
             let OnDatabase { board, dice, rules, more, db } = on;
             let rules = rules_for(board, dice, &rules, &more)?;
             let opts = SolveOptions { db: Some(db), max_men: Some(0), keep_all: false, ..SolveOptions::default() };
@@ -284,7 +289,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             // just checked, only when something was checked and all holds.
             let (r, written) = pool(threads, u64::MAX)?.install(|| -> Result<_> {
                 let mut sol = Solution::solve_with(rules, &opts, &bars)?;
-                let r = solver::merels::verify::verify(&mut sol, max_men, &bars)?;
+                let r = solver::merels::verify::verify(&mut sol, max_men, resume, &bars)?;
                 let written = match (manifest && r.ok() && !r.sectors.is_empty(), sol.database()) {
                     (true, Some(store)) => Some(solver::merels::manifest::write(store, &r.files)?),
                     _ => None,
@@ -339,7 +344,7 @@ fn print_verify(r: &solver::merels::verify::VerifyReport) {
     for s in &r.sectors {
         println!(
             "{:<12} {:>12} {:>12} {:>12} {:>12} {:>12.2e} {:>10}",
-            s.sector,
+            format!("{}{}", s.sector, if s.resumed { "*" } else { "" }),
             s.positions,
             s.wins,
             s.draws,
@@ -359,6 +364,10 @@ fn print_verify(r: &solver::merels::verify::VerifyReport) {
     }
     if !r.unchecked.is_empty() {
         println!("Not checked, successors missing: {}", r.unchecked.join(" "));
+    }
+    let resumed = r.sectors.iter().filter(|s| s.resumed).count();
+    if resumed > 0 {
+        println!("\n* {resumed} sectors passed an earlier check of the same files (taken from the journal, --resume)");
     }
     println!(
         "\n{} positions in {} sector files; largest residual {:.2e}; {}",

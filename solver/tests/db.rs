@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use engine::merels::{BoardKind, Dice, Rules, State};
+use solver::merels::sector::successors;
 use solver::merels::{Observer, Sector, Silent, Solution, SolveOptions, Table, Values};
 
 fn temp(name: &str) -> PathBuf {
@@ -273,15 +274,26 @@ fn verify_passes_on_solved_databases_and_finds_a_changed_value() {
         let dir = temp(&format!("verify-{dice}"));
         let rules = Rules::new(BoardKind::Three, dice);
         Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
-        let check = |dir: &Path| {
+        let check_with = |dir: &Path, resume: bool| {
             let o = SolveOptions { max_men: Some(0), keep_all: false, ..opts(dir) };
             let mut sol = Solution::solve_with(rules, &o, &Silent).unwrap();
-            solver::merels::verify::verify(&mut sol, None, &Silent).unwrap()
+            solver::merels::verify::verify(&mut sol, None, resume, &Silent).unwrap()
         };
+        let check = |dir: &Path| check_with(dir, false);
         let r = check(&dir);
         assert!(r.ok(), "{dice}: {:?}", r.sectors.iter().flat_map(|s| &s.failures).collect::<Vec<_>>());
         assert_eq!(r.sectors.len(), 7, "{dice}");
         assert!(r.missing.is_empty());
+        assert!(r.sectors.iter().all(|c| !c.resumed));
+
+        // Resumed, every sector comes from the journal with the same figures.
+        let resumed = check_with(&dir, true);
+        assert!(resumed.ok() && resumed.sectors.iter().all(|c| c.resumed), "{dice}");
+        let figures = |r: &solver::merels::verify::VerifyReport| -> Vec<_> {
+            r.sectors.iter().map(|c| (c.sector.clone(), c.positions, c.wins, c.draws, c.losses)).collect()
+        };
+        assert_eq!(figures(&resumed), figures(&r), "{dice}");
+        assert_eq!(resumed.positions, r.positions);
 
         // Change one stored value of the movement sector and store it with a
         // valid checksum: only the successors can tell.
@@ -317,6 +329,15 @@ fn verify_passes_on_solved_databases_and_finds_a_changed_value() {
             }
         };
         db.store(&Table::new(t.indexer.clone(), values, t.meta)).unwrap();
+        // Resumed, the changed file and every sector reading it are checked
+        // again (the change is found), the others come from the journal.
+        let r = check_with(&dir, true);
+        assert!(!r.ok(), "{dice}: a changed value passed a resumed check");
+        for c in &r.sectors {
+            let reads = successors(&rules, Sector::from_key(&c.sector).unwrap()).contains(&s);
+            assert_eq!(c.resumed, c.sector != "3-0-3-0" && !reads, "{dice} {}", c.sector);
+        }
+        assert!(r.sectors.iter().any(|c| c.sector == "3-0-3-0" && !c.failures.is_empty()), "{dice}");
         let r = check(&dir);
         assert!(!r.ok(), "{dice}: a changed value passed");
         assert!(r.sectors.iter().any(|c| c.sector == "3-0-3-0" && !c.failures.is_empty()), "{dice}");
@@ -347,7 +368,7 @@ fn six_mens_endgames_under_chance_verify_and_are_exact() {
         }
         let o = SolveOptions { max_men: Some(0), keep_all: false, ..opts(&dir) };
         let mut sol = Solution::solve_with(rules, &o, &Silent).unwrap();
-        let r = solver::merels::verify::verify(&mut sol, None, &Silent).unwrap();
+        let r = solver::merels::verify::verify(&mut sol, None, false, &Silent).unwrap();
         assert!(r.ok(), "{name}: {:?}", r.sectors.iter().flat_map(|s| &s.failures).take(5).collect::<Vec<_>>());
         assert!(r.sectors.iter().any(|c| c.sector == "3-0-4-0"), "{name}");
         if name == "default" {
@@ -366,7 +387,7 @@ fn six_mens_endgames_under_chance_verify_and_are_exact() {
             let db = sol.database().unwrap().clone();
             db.store(&Table::with_rank(t.indexer.clone(), values, t.meta, rank)).unwrap();
             let mut sol = Solution::solve_with(rules, &o, &Silent).unwrap();
-            let r = solver::merels::verify::verify(&mut sol, None, &Silent).unwrap();
+            let r = solver::merels::verify::verify(&mut sol, None, false, &Silent).unwrap();
             let failed: Vec<_> =
                 r.sectors.iter().filter(|c| !c.failures.is_empty()).map(|c| c.sector.clone()).collect();
             assert_eq!(failed, ["3-0-4-0"], "a lowered rank");

@@ -17,10 +17,23 @@
 //! Each file's header is checked when it is read (rules, sector, size,
 //! length, checksum); the counts of won, drawn and lost positions are taken
 //! from the values themselves.
+//!
+//! Checking the whole nine men's board takes hours, so every sector that
+//! passes is written to a journal in the database's directory ([`JOURNAL`])
+//! with the SHA-256 of its file and of its successors' files. Resumed, a
+//! check takes up a sector from the journal only when none of those files
+//! has changed since; otherwise it checks the sector again.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
 
 use engine::merels::{BoardKind, Position, Side, State, Throw};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::db::Db;
+use super::manifest::sha256_file;
 
 use super::observer::Observer;
 use super::sector::{Sector, solve_order, successors};
@@ -52,6 +65,9 @@ pub struct SectorCheck {
     pub failures: Vec<Failure>,
     /// Failures beyond those listed.
     pub more_failures: u64,
+    /// Taken from the journal of an earlier check: the sector's file and its
+    /// successors' files are those that check read.
+    pub resumed: bool,
 }
 
 /// The check of a whole database directory.
@@ -81,10 +97,111 @@ impl VerifyReport {
 /// Failures listed per sector (the rest are counted).
 const LISTED: usize = 20;
 
+/// The journal of passed sector checks in a database's directory: one JSON
+/// object per line.
+pub const JOURNAL: &str = "VERIFIED";
+
+/// A passed sector check as the journal keeps it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+struct Passed {
+    sector: String,
+    /// The SHA-256 of the sector's file.
+    sha256: String,
+    /// The SHA-256 of the successors' files' digests, in the solve order.
+    inputs: String,
+    positions: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    max_residual: f64,
+    error: f64,
+}
+
+impl Passed {
+    fn check(&self) -> SectorCheck {
+        SectorCheck {
+            sector: self.sector.clone(),
+            positions: self.positions,
+            wins: self.wins,
+            draws: self.draws,
+            losses: self.losses,
+            max_residual: self.max_residual,
+            error: self.error,
+            failures: Vec::new(),
+            more_failures: 0,
+            resumed: true,
+        }
+    }
+}
+
+/// The journal of a database: its passed checks by sector, read from and
+/// written to [`JOURNAL`] (atomically, after each sector). A line that does
+/// not parse is dropped: its sector is simply checked again.
+struct Journal {
+    path: PathBuf,
+    passed: Vec<Passed>,
+}
+
+impl Journal {
+    fn open(db: &Db) -> Journal {
+        let path = db.dir().join(JOURNAL);
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let passed = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+        Journal { path, passed }
+    }
+
+    fn find(&self, p: &Passed) -> Option<&Passed> {
+        self.passed.iter().find(|q| q.sector == p.sector && q.sha256 == p.sha256 && q.inputs == p.inputs)
+    }
+
+    fn record(&mut self, p: Passed) -> Result<(), SolveError> {
+        self.passed.retain(|q| q.sector != p.sector);
+        self.passed.push(p);
+        let mut text = String::new();
+        for q in &self.passed {
+            text.push_str(&serde_json::to_string(q).unwrap_or_default());
+            text.push('\n');
+        }
+        engine::file::write_atomic(&self.path, text.as_bytes()).map_err(|e| SolveError::Write {
+            path: self.path.clone(),
+            error: match e {
+                engine::file::WriteError::Io { source, .. } => source,
+                other => std::io::Error::other(other.to_string()),
+            },
+        })
+    }
+}
+
+/// The SHA-256 of sector files, each read once.
+struct Digests<'a> {
+    db: &'a Db,
+    known: HashMap<Sector, String>,
+}
+
+impl Digests<'_> {
+    fn of(&mut self, s: Sector) -> Result<String, SolveError> {
+        if let Some(d) = self.known.get(&s) {
+            return Ok(d.clone());
+        }
+        let (digest, _) = sha256_file(&self.db.path(s))
+            .map_err(|e| SolveError::Read { sector: s.key(), error: super::db::DbError::Io(e) })?;
+        self.known.insert(s, digest.clone());
+        Ok(digest)
+    }
+}
+
 /// Checks every sector file of `sol`'s database (`sol` built with the
 /// database and nothing solved: `max_men: Some(0)`), or only those of the
 /// sectors with at most `max_men` men in all, on the board and in hand.
-pub fn verify(sol: &mut Solution, max_men: Option<u8>, obs: &dyn Observer) -> Result<VerifyReport, SolveError> {
+/// Every sector that passes goes to the database's [`JOURNAL`]; with
+/// `resume`, a sector the journal holds with the same files is taken from it
+/// instead of being checked again.
+pub fn verify(
+    sol: &mut Solution,
+    max_men: Option<u8>,
+    resume: bool,
+    obs: &dyn Observer,
+) -> Result<VerifyReport, SolveError> {
     let rules = sol.rules;
     let db = sol.database().cloned().ok_or(SolveError::NoDatabase("verifying"))?;
     let kind = rules.board.kind;
@@ -101,6 +218,8 @@ pub fn verify(sol: &mut Solution, max_men: Option<u8>, obs: &dyn Observer) -> Re
         failures: 0,
         files: Vec::new(),
     };
+    let mut journal = Journal::open(&db);
+    let mut digests = Digests { db: &db, known: HashMap::new() };
     for (k, &s) in order.iter().enumerate() {
         if !db.has(s) {
             report.missing.push(s.key());
@@ -123,19 +242,56 @@ pub fn verify(sol: &mut Solution, max_men: Option<u8>, obs: &dyn Observer) -> Re
                     computed: String::new(),
                 }],
                 more_failures: 0,
+                resumed: false,
             });
             continue;
         }
         report.files.push(s);
+        let stored: Vec<Sector> = successors(&rules, s).into_iter().filter(|c| c.is_stored()).collect();
         let mut complete = true;
-        for c in successors(&rules, s) {
-            complete &= sol.load_sector(c).unwrap_or(false);
+        for &c in &stored {
+            complete &= db.has(c);
         }
         if !complete {
             report.unchecked.push(s.key());
             continue;
         }
-        let check = check_sector(sol, s, kind, obs);
+        let mut inputs = Sha256::new();
+        for &c in &stored {
+            inputs.update(digests.of(c)?.as_bytes());
+        }
+        let mut entry = Passed {
+            sector: s.key(),
+            sha256: digests.of(s)?,
+            inputs: inputs.finalize().iter().map(|b| format!("{b:02x}")).collect(),
+            positions: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            max_residual: 0.0,
+            error: 0.0,
+        };
+        let earlier = if resume { journal.find(&entry).map(Passed::check) } else { None };
+        let check = match earlier {
+            Some(check) => check,
+            None => {
+                for &c in &stored {
+                    sol.load_sector(c)?;
+                }
+                sol.load_sector(s)?;
+                let check = check_sector(sol, s, kind, obs);
+                if check.failures.is_empty() && check.more_failures == 0 {
+                    entry.positions = check.positions;
+                    entry.wins = check.wins;
+                    entry.draws = check.draws;
+                    entry.losses = check.losses;
+                    entry.max_residual = check.max_residual;
+                    entry.error = check.error;
+                    journal.record(entry)?;
+                }
+                check
+            }
+        };
         report.positions += check.positions;
         report.max_residual = report.max_residual.max(check.max_residual);
         report.failures += check.failures.len() as u64 + check.more_failures;
@@ -270,5 +426,6 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
         error: if value_kind == Kind::Chance { error } else { 0.0 },
         failures: acc.failures,
         more_failures: acc.more,
+        resumed: false,
     }
 }
