@@ -54,7 +54,7 @@ use engine::merels::{Blocked, BoardKind, Dice, PlacementMills, Rules};
 
 use super::index::Indexer;
 use super::sector::Sector;
-use super::table::{Exact, Meta, Table, Values, huge_vec};
+use super::table::{Exact, Meta, Table, Values, huge_vec, put_planes, word_from_planes};
 use super::value::UNUSED;
 use super::value::exact_denominator;
 
@@ -410,13 +410,8 @@ fn encode(values: &Values, rank: &[u16]) -> (u8, Vec<u8>) {
             if v.iter().all(|&p| p == UNUSED || p < 255) {
                 (8, compress(&v.iter().map(|&p| if p == UNUSED { 255 } else { p as u8 }).collect::<Vec<u8>>()))
             } else {
-                let n = v.len();
-                let mut planes = vec![0u8; 2 * n];
-                for (i, p) in v.iter().enumerate() {
-                    let [lo, hi] = p.to_le_bytes();
-                    planes[i] = lo;
-                    planes[n + i] = hi;
-                }
+                let mut planes = vec![0u8; 2 * v.len()];
+                put_planes(&mut planes, 0, v.iter().map(|p| p.to_le_bytes()));
                 (9, compress(&planes))
             }
         }
@@ -425,17 +420,9 @@ fn encode(values: &Values, rank: &[u16]) -> (u8, Vec<u8>) {
             let n = v.len();
             let ranked = rank.len() == n && rank.iter().any(|&r| r > 0);
             let mut planes = vec![0u8; if ranked { 6 * n } else { 4 * n }];
-            for (i, k) in v.iter().enumerate() {
-                for (b, byte) in k.to_le_bytes().into_iter().enumerate() {
-                    planes[b * n + i] = byte;
-                }
-            }
+            put_planes(&mut planes, 0, v.iter().map(|k| k.to_le_bytes()));
             if ranked {
-                for (i, r) in rank.iter().enumerate() {
-                    for (b, byte) in r.to_le_bytes().into_iter().enumerate() {
-                        planes[(4 + b) * n + i] = byte;
-                    }
-                }
+                put_planes(&mut planes, 4, rank.iter().map(|r| r.to_le_bytes()));
             }
             (if ranked { 6 } else { 5 }, zstd::bulk::compress(&planes, 3).expect("compressing in memory"))
         }
@@ -468,7 +455,7 @@ fn decode(kind: u8, payload: &[u8], n: usize, men: u8, s: Sector) -> Option<(Val
         let plies = if kind == 8 {
             huge_vec(bytes.iter().map(|&b| if b == 255 { UNUSED } else { b as u16 }))
         } else {
-            huge_vec((0..n).map(|i| u16::from_le_bytes([bytes[i], bytes[n + i]])))
+            huge_vec((0..n).map(|i| u16::from_le_bytes(word_from_planes(&bytes, n, 0, i))))
         };
         return Some((Values::Dtm(plies), Vec::new()));
     }
@@ -482,11 +469,9 @@ fn decode(kind: u8, payload: &[u8], n: usize, men: u8, s: Sector) -> Option<(Val
         if planes.len() != width * n {
             return None;
         }
-        let codes = huge_vec(
-            (0..n).map(|i| u32::from_le_bytes([planes[i], planes[n + i], planes[2 * n + i], planes[3 * n + i]])),
-        );
+        let codes = huge_vec((0..n).map(|i| u32::from_le_bytes(word_from_planes(&planes, n, 0, i))));
         let rank = if kind == 6 {
-            (0..n).map(|i| u16::from_le_bytes([planes[4 * n + i], planes[5 * n + i]])).collect()
+            (0..n).map(|i| u16::from_le_bytes(word_from_planes(&planes, n, 4, i))).collect()
         } else {
             Vec::new()
         };

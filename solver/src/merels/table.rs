@@ -57,6 +57,30 @@ pub(crate) fn huge_vec<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
     v
 }
 
+/// Byte planes of `n` words of `W` bytes, little-endian: every word's lowest
+/// byte, then every word's next, … (values of neighbouring positions share
+/// their high bytes, which compress to almost nothing). Writes `words` into
+/// `planes` from plane `first` on.
+pub(crate) fn put_planes<const W: usize>(
+    planes: &mut [u8],
+    first: usize,
+    words: impl ExactSizeIterator<Item = [u8; W]>,
+) {
+    let n = words.len();
+    for (i, word) in words.enumerate() {
+        for (b, byte) in word.into_iter().enumerate() {
+            planes[(first + b) * n + i] = byte;
+        }
+    }
+}
+
+/// Word `i` of `n` read back from byte planes made by [`put_planes`] from
+/// plane `first` on.
+#[inline]
+pub(crate) fn word_from_planes<const W: usize>(planes: &[u8], n: usize, first: usize, i: usize) -> [u8; W] {
+    std::array::from_fn(|b| planes[(first + b) * n + i])
+}
+
 /// An empty vector with room for `n` items, backed by huge pages where the
 /// system offers them (see [`huge_vec`]).
 pub(crate) fn huge_with_capacity<T>(n: usize) -> Vec<T> {
@@ -440,11 +464,7 @@ impl Exact {
     pub(crate) fn planes(&self) -> Vec<u8> {
         let (n, w) = (self.len(), self.width());
         let mut planes = vec![0u8; n * w];
-        each_width!(&self.words, v => for (i, x) in v.iter().enumerate() {
-            for (b, byte) in x.to_le_bytes().into_iter().enumerate() {
-                planes[b * n + i] = byte;
-            }
-        });
+        each_width!(&self.words, v => put_planes(&mut planes, 0, v.iter().map(|x| x.to_le_bytes())));
         planes
     }
 
@@ -457,19 +477,9 @@ impl Exact {
         }
         let hand = u32::from(sector.wf + sector.bf);
         let unit = Exact::unit(men, sector);
-        let word = |i: usize| -> [u8; 16] {
-            let mut b = [0u8; 16];
-            for (k, byte) in b.iter_mut().take(w).enumerate() {
-                *byte = planes[k * n + i];
-            }
-            b
-        };
         macro_rules! read {
             ($t:ty, $variant:ident) => {
-                Words::$variant(huge_vec(
-                    (0..n)
-                        .map(|i| <$t>::from_le_bytes(word(i)[..std::mem::size_of::<$t>()].try_into().expect("width"))),
-                ))
+                Words::$variant(huge_vec((0..n).map(|i| <$t>::from_le_bytes(word_from_planes(planes, n, 0, i)))))
             };
         }
         let words = match w {
