@@ -258,8 +258,9 @@ impl Rules {
     ) {
         let After { new_own, new_hand, closed, pre } = after;
         let board = self.board;
-        if closed > 0 && board.line_wins() {
-            // A closed line wins at once: nothing is removed.
+        if closed == 0 || board.line_wins() {
+            // No line closed (most moves: nothing more to remove), or a
+            // closed line wins at once: nothing is removed.
             emit(make(pre), Self::child(st, new_own, new_hand, pre));
             return;
         }
