@@ -155,3 +155,32 @@ fn nine_mens_sectors_have_the_sizes_of_malom() {
     let movement: u64 = order.iter().flatten().filter(|s| s.is_movement()).map(|&s| size(s)).sum();
     assert_eq!((all, movement), (27_860_688_626, 9_193_626_407));
 }
+
+/// Visiting a sector grouped by the other side's men reaches every used
+/// index (and no unused one), each with a position that has that index:
+/// on every board, for sectors with symmetric sets of either side.
+#[test]
+fn visiting_by_the_other_sides_men_reaches_every_position() {
+    use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+    for (kind, sectors) in [
+        (BoardKind::Three, vec![(0, 0), (1, 2), (3, 3), (2, 3)]),
+        (BoardKind::Six, vec![(0, 3), (3, 0), (2, 4), (4, 4), (5, 3)]),
+        (BoardKind::Nine, vec![(3, 3), (1, 4), (4, 2), (4, 4)]),
+    ] {
+        let board = Board::get(kind, false);
+        let tables = BoardTables::new(board);
+        for (w, b) in sectors {
+            let ix = Indexer::new(tables.clone(), Sector { w, wf: 1, b, bf: 0 });
+            let seen: Vec<AtomicU8> = (0..ix.size()).map(|_| AtomicU8::new(0)).collect();
+            ix.for_each_by_other_men(|st, i| {
+                assert_eq!(ix.index(st), i);
+                assert_eq!((st.own.0.count_ones(), st.other.0.count_ones()), (w as u32, b as u32));
+                assert_eq!(st.own.0 & st.other.0, 0);
+                seen[i as usize].store(1, Relaxed);
+            });
+            for i in 0..ix.size() {
+                assert_eq!(seen[i as usize].load(Relaxed) == 1, ix.is_canonical(i), "{kind:?} {w} v {b}: index {i}");
+            }
+        }
+    }
+}

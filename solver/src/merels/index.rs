@@ -336,6 +336,49 @@ impl Indexer {
         State { own: PointSet(own), other: PointSet(other), own_hand: self.sector.wf, other_hand: self.sector.bf }
     }
 
+    /// Every position of the sector once or more (a position whose other
+    /// side's men are symmetric may come twice), grouped by the other
+    /// side's men: for each class of those, its canonical set with every
+    /// set of the side to move's men on the points left. `visit` gets the
+    /// position (a symmetric image of its canonical one) and its index.
+    ///
+    /// The successors of a position put the other side to move with its men
+    /// as they were (unless some are taken), so the successors of one group
+    /// share the part of their index those men decide and lie in one block
+    /// of their table: visited in this order, the successors' values are
+    /// read from a few cache lines instead of one each.
+    pub fn for_each_by_other_men(&self, visit: impl Fn(&State, u64) + Sync) {
+        use rayon::prelude::*;
+        let s = self.sector;
+        let all = self.tables.board.all().0;
+        let (w, b) = (s.w as usize, s.b as usize);
+        self.tables.sizes[b].canon.par_iter().for_each(|&other| {
+            let free = all & !other;
+            let room = free.count_ones() as usize;
+            if w > room {
+                return;
+            }
+            let last = if w == 0 { 0 } else { ((1u32 << w) - 1) << (room - w) };
+            let mut low = (1u32 << w) - 1;
+            loop {
+                let st = State {
+                    own: PointSet(deposit(low, free)),
+                    other: PointSet(other),
+                    own_hand: s.wf,
+                    other_hand: s.bf,
+                };
+                visit(&st, self.index(&st));
+                if low == last {
+                    break;
+                }
+                // The next set of as many points (Gosper's hack).
+                let c = low & low.wrapping_neg();
+                let r = low + c;
+                low = (((r ^ low) >> 2) / c) | r;
+            }
+        });
+    }
+
     /// Whether a position maps to this index. Indices of a symmetric own set
     /// whose other set is not the smallest of its class are unused.
     #[inline]

@@ -20,7 +20,7 @@ use super::checkpoint::Checkpoint;
 use super::index::Indexer;
 use super::known::Known;
 use super::observer::Observer;
-use super::table::{Eval, Meta, Table, Values, huge_vec, prefetch};
+use super::table::{Eval, Meta, Table, Values, fill_by_other_men, huge_vec, prefetch};
 use super::value::{DRAW, Packed, UNUSED, Value, pack};
 
 /// Where a successor's value comes from.
@@ -328,19 +328,7 @@ fn seed(g: &Group, ix: &Indexer, i: u64) -> Packed {
 /// Evaluates a sector whose successors are all known.
 pub(crate) fn forward_dtm(rules: &Rules, known: &Known, ix: Indexer, obs: &dyn Observer) -> Table {
     obs.begin("forward", ix.size());
-    let values: Vec<Packed> = (0..ix.size())
-        .into_par_iter()
-        .map(|i| {
-            if !ix.is_canonical(i) {
-                return UNUSED;
-            }
-            let st = ix.state(i);
-            if !rules.valid(&st) {
-                return UNUSED;
-            }
-            pack(known.evaluate_dtm(&st))
-        })
-        .collect();
+    let values = fill_by_other_men(&ix, UNUSED, |st| rules.valid(st).then(|| pack(known.evaluate_dtm(st))));
     obs.advance(ix.size());
     obs.finish();
     Table::new(ix, Values::Dtm(values), Meta::default())
@@ -371,6 +359,29 @@ mod tests {
             Values::Dtm(v) => v,
             _ => panic!("plies expected"),
         }
+    }
+
+    /// The forward evaluation, visiting positions grouped by the other
+    /// side's men, gives every placement sector of six the values of the
+    /// plain loop over the indices.
+    #[test]
+    fn forward_evaluation_equals_the_loop_over_the_indices() {
+        let rules = Rules::new(BoardKind::Six, Dice::None);
+        let sol = Solution::solve(rules, &Silent);
+        let mut placement = 0;
+        for &s in sol.order().iter().flatten().filter(|s| !s.is_movement()) {
+            let ix = Indexer::new(sol.board_tables.clone(), s);
+            let plain: Vec<Packed> = (0..ix.size())
+                .map(|i| {
+                    let st = ix.state(i);
+                    if ix.is_canonical(i) && rules.valid(&st) { pack(sol.evaluate_dtm(&st)) } else { UNUSED }
+                })
+                .collect();
+            let t = forward_dtm(&rules, &sol, ix, &Silent);
+            assert!(dtm(&t) == plain.as_slice(), "sector {}", s.key());
+            placement += 1;
+        }
+        assert!(placement > 10, "{placement} placement sectors");
     }
 
     #[test]

@@ -57,6 +57,74 @@ pub(crate) fn huge_vec<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
     v
 }
 
+/// A table's cells: `value` of every position of `ix`'s sector, `unused`
+/// where no position maps or `value` gives `None`, computed in parallel in
+/// the order of [`Indexer::for_each_by_other_men`] (the successors of one
+/// group of positions lie close together in their tables).
+pub(crate) fn fill_by_other_men<T: Copy + Send + Sync>(
+    ix: &Indexer,
+    unused: T,
+    value: impl Fn(&State) -> Option<T> + Sync,
+) -> Vec<T> {
+    /// The cells, written from many threads.
+    struct Cells<T>(*mut T);
+    // SAFETY: see `put`.
+    unsafe impl<T: Send> Sync for Cells<T> {}
+    impl<T> Cells<T> {
+        /// # Safety
+        /// `i` is within the cells, no two threads write one cell, and nothing
+        /// reads them until every write is done.
+        unsafe fn put(&self, i: usize, x: T) {
+            unsafe { self.0.add(i).write(x) }
+        }
+    }
+    let n = ix.size() as usize;
+    let mut out = huge_vec((0..n).map(|_| unused));
+    let cells = Cells(out.as_mut_ptr());
+    ix.for_each_by_other_men(|st, i| {
+        if let Some(x) = value(st) {
+            assert!((i as usize) < n, "an index of the sector");
+            // SAFETY: in bounds (checked); a cell is written only while its
+            // position's group of the other side's men is visited, and one
+            // thread visits a group; `out` is read only once all are done.
+            unsafe { cells.put(i as usize, x) }
+        }
+    });
+    out
+}
+
+/// The cells of an exact table, in the word type of its width: numerators
+/// computed in parallel, each narrowed by `word`, `unused` where none.
+trait Cells: Sync {
+    fn cells<T: Copy + Send + Sync>(&self, unused: T, word: impl Fn(i128) -> T + Sync) -> Vec<T>;
+}
+
+/// Numerators by index, in index order.
+struct ByIndex<F> {
+    n: usize,
+    value: F,
+}
+
+impl<F: Fn(usize) -> Option<i128> + Sync> Cells for ByIndex<F> {
+    fn cells<T: Copy + Send + Sync>(&self, unused: T, word: impl Fn(i128) -> T + Sync) -> Vec<T> {
+        let mut v = huge_with_capacity(self.n);
+        (0..self.n).into_par_iter().map(|i| (self.value)(i).map_or(unused, &word)).collect_into_vec(&mut v);
+        v
+    }
+}
+
+/// Numerators by position, grouped by the other side's men.
+struct ByState<'a, F> {
+    ix: &'a Indexer,
+    value: F,
+}
+
+impl<F: Fn(&State) -> Option<i128> + Sync> Cells for ByState<'_, F> {
+    fn cells<T: Copy + Send + Sync>(&self, unused: T, word: impl Fn(i128) -> T + Sync) -> Vec<T> {
+        fill_by_other_men(self.ix, unused, |st| (self.value)(st).map(&word))
+    }
+}
+
 /// Byte planes of `n` words of `W` bytes, little-endian: every word's lowest
 /// byte, then every word's next, … (values of neighbouring positions share
 /// their high bytes, which compress to almost nothing). Writes `words` into
@@ -397,25 +465,26 @@ impl Exact {
     /// If a numerator is not a multiple of the sector's unit or lies beyond
     /// ±1: the values are not exact values of this sector.
     pub fn from_fn(men: u8, sector: Sector, n: usize, value: impl Fn(usize) -> Option<i128> + Sync + Send) -> Exact {
+        Exact::build(men, sector, ByIndex { n, value })
+    }
+
+    /// The values of the positions of `ix`'s sector: `value` of each (see
+    /// [`Exact::from_fn`]), computed in the order of
+    /// [`Indexer::for_each_by_other_men`].
+    pub fn from_states(men: u8, ix: &Indexer, value: impl Fn(&State) -> Option<i128> + Sync) -> Exact {
+        Exact::build(men, ix.sector(), ByState { ix, value })
+    }
+
+    fn build(men: u8, sector: Sector, cells: impl Cells) -> Exact {
         let hand = u32::from(sector.wf + sector.bf);
         let unit = Exact::unit(men, sector);
-        fn fill<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
-            let mut v = huge_with_capacity(n);
-            (0..n).into_par_iter().map(f).collect_into_vec(&mut v);
-            v
-        }
-        let quotient = |i: usize| -> Option<i128> {
-            value(i).map(|num| {
-                assert!(
-                    num % unit == 0 && num.abs() <= unit * 72i128.pow(hand),
-                    "{num} is no exact value of {sector:?}"
-                );
-                num / unit
-            })
+        let quotient = |num: i128| -> i128 {
+            assert!(num % unit == 0 && num.abs() <= unit * 72i128.pow(hand), "{num} is no exact value of {sector:?}");
+            num / unit
         };
         macro_rules! narrow {
             ($t:ty, $variant:ident) => {
-                Words::$variant(fill(n, |i| quotient(i).map_or(<$t>::MIN, |q| q as $t)))
+                Words::$variant(cells.cells(<$t>::MIN, |num| quotient(num) as $t))
             };
         }
         let words = match Exact::width_for(sector) {
