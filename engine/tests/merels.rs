@@ -516,3 +516,138 @@ proptest! {
         }
     }
 }
+
+/// The successors of a position from the rules as written, a point at a
+/// time (no dice but Schädler's leap): the slow twin of
+/// [`Rules::for_each_action`]. Sorted child states.
+fn successors_by_hand(r: &Rules, st: &State, throw: Throw) -> Vec<State> {
+    let board = r.board;
+    let points: Vec<Point> = board.points().collect();
+    let lines: Vec<Vec<Point>> = board.lines().iter().map(|l| l.iter().collect()).collect();
+    let full = |men: &[Point], line: &[Point]| line.iter().all(|p| men.contains(p));
+    // Lines through `p` that `men` fill.
+    let closed_at = |men: &[Point], p: Point| lines.iter().filter(|l| l.contains(&p) && full(men, l)).count();
+    let in_mill = |men: &[Point], p: Point| lines.iter().any(|l| l.contains(&p) && full(men, l));
+    let own: Vec<Point> = st.own.iter().collect();
+    let other: Vec<Point> = st.other.iter().collect();
+    let empty: Vec<Point> = points.iter().copied().filter(|p| !own.contains(p) && !other.contains(p)).collect();
+    // Every set of men `k` removals may take from `enemy`, one at a time.
+    fn removals(enemy: Vec<Point>, k: usize, rule: &dyn Fn(&[Point]) -> Vec<Point>, out: &mut Vec<Vec<Point>>) {
+        if k == 0 || enemy.is_empty() {
+            out.push(Vec::new());
+            return;
+        }
+        for p in rule(&enemy) {
+            let rest: Vec<Point> = enemy.iter().copied().filter(|&q| q != p).collect();
+            let mut sub = Vec::new();
+            removals(rest, k - 1, rule, &mut sub);
+            for mut s in sub {
+                s.push(p);
+                s.sort();
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+        }
+    }
+    let takeable = |enemy: &[Point]| -> Vec<Point> {
+        let outside: Vec<Point> = enemy.iter().copied().filter(|&p| !in_mill(enemy, p)).collect();
+        if r.no_take_from_mills && !outside.is_empty() { outside } else { enemy.to_vec() }
+    };
+    let mut out = Vec::new();
+    let placing = st.own_hand > 0;
+    let mut finish = |new_own: Vec<Point>, closed: usize| {
+        let set = |v: &[Point]| v.iter().copied().collect::<PointSet>();
+        let hand = if placing { st.own_hand - 1 } else { 0 };
+        if closed > 0 && board.line_wins() {
+            out.push(State { own: st.other, other: set(&new_own), own_hand: st.other_hand, other_hand: hand });
+            return;
+        }
+        let k = if r.double_mill_one { closed.min(1) } else { closed };
+        let mut sets = Vec::new();
+        removals(other.clone(), k, &takeable, &mut sets);
+        for taken in sets {
+            let left: Vec<Point> = other.iter().copied().filter(|p| !taken.contains(p)).collect();
+            out.push(State { own: set(&left), other: set(&new_own), own_hand: st.other_hand, other_hand: hand });
+        }
+    };
+    if placing {
+        let with = |p: Point| -> Vec<Point> { own.iter().copied().chain([p]).collect() };
+        let open: Vec<Point> = empty.iter().copied().filter(|&p| closed_at(&with(p), p) == 0).collect();
+        let forbidden = r.placement_mills == PlacementMills::Forbidden;
+        for &p in &empty {
+            if forbidden && !open.is_empty() && !open.contains(&p) {
+                continue;
+            }
+            let closed = if forbidden { 0 } else { closed_at(&with(p), p) };
+            finish(with(p), closed);
+        }
+    } else {
+        let flying = r.flying && own.len() == 3;
+        for &from in &own {
+            for &to in &empty {
+                let new_own: Vec<Point> = own.iter().copied().filter(|&q| q != from).chain([to]).collect();
+                let closed = closed_at(&new_own, to);
+                let step = flying || board.neighbours(from).contains(to);
+                let leap = throw == Throw::Special && r.dice == Dice::Schaedler && closed > 0;
+                if step || leap {
+                    finish(new_own, closed);
+                }
+            }
+        }
+    }
+    if out.is_empty() && r.blocked == Blocked::Pass {
+        out.push(st.swapped());
+    }
+    out.sort_by_key(|s| (s.own.0, s.other.0, s.own_hand, s.other_hand));
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    /// The move generator against its slow twin, on random positions of
+    /// every board (placing and moving) under every rule variant without
+    /// dice in placement, after every throw.
+    #[test]
+    fn successors_equal_the_rules_as_written(seed in any::<u64>()) {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        for kind in BoardKind::ALL {
+            let dice = if rng.random::<bool>() { Dice::None } else { Dice::Schaedler };
+            let mut r = Rules::new(kind, dice);
+            r.flying = rng.random();
+            r.no_take_from_mills = rng.random();
+            r.double_mill_one = rng.random();
+            r.placement_mills = if rng.random() { PlacementMills::Count } else { PlacementMills::Forbidden };
+            r.blocked = [Blocked::Lose, Blocked::Pass, Blocked::Draw][rng.random_range(0..3)];
+            let board = r.board;
+            let men = kind.men();
+            let (w, b) = (rng.random_range(0..=men), rng.random_range(0..=men));
+            let mut pts: Vec<Point> = board.points().collect();
+            for i in (1..pts.len()).rev() {
+                pts.swap(i, rng.random_range(0..=i));
+            }
+            let w = (w as usize).min(pts.len());
+            let b = (b as usize).min(pts.len() - w);
+            let own: PointSet = pts[..w].iter().copied().collect();
+            let other: PointSet = pts[w..w + b].iter().copied().collect();
+            let (own_hand, other_hand) = if rng.random() {
+                (rng.random_range(1..=men - (w as u8).min(men - 1)), rng.random_range(0..=men - (b as u8).min(men)))
+            } else {
+                (0, 0)
+            };
+            let st = State { own, other, own_hand, other_hand };
+            if r.lost(&st) {
+                continue;
+            }
+            for (throw, _) in r.throw_outcomes(&st).into_iter().chain([(Throw::None, 0)]) {
+                if throw == Throw::None && st.own_hand == 0 && dice == Dice::Schaedler {
+                    continue;
+                }
+                let mut fast: Vec<State> = r.actions(&st, throw).into_iter().map(|(_, c)| c).collect();
+                fast.sort_by_key(|s| (s.own.0, s.other.0, s.own_hand, s.other_hand));
+                prop_assert_eq!(&fast, &successors_by_hand(&r, &st, throw), "{:?} {:?} {:?}", kind, throw, st);
+            }
+        }
+    }
+}
