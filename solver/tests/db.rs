@@ -285,6 +285,14 @@ fn verify_passes_on_solved_databases_and_finds_a_changed_value() {
         assert_eq!(r.sectors.len(), 7, "{dice}");
         assert!(r.missing.is_empty());
         assert!(r.sectors.iter().all(|c| !c.resumed));
+        // Every stored position checked once, with the counts of its file.
+        let solved = Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
+        for c in &r.sectors {
+            let t = solved.table(Sector::from_key(&c.sector).unwrap()).unwrap();
+            let stored = (0..t.indexer.size()).filter(|&i| t.at(i).is_some()).count() as u64;
+            assert_eq!(c.positions, stored, "{dice} {}", c.sector);
+            assert_eq!(c.wins + c.draws + c.losses, stored);
+        }
 
         // Resumed, every sector comes from the journal with the same figures.
         let resumed = check_with(&dir, true);

@@ -336,11 +336,12 @@ impl Indexer {
         State { own: PointSet(own), other: PointSet(other), own_hand: self.sector.wf, other_hand: self.sector.bf }
     }
 
-    /// Every position of the sector once or more (a position whose other
-    /// side's men are symmetric may come twice), grouped by the other
-    /// side's men: for each class of those, its canonical set with every
-    /// set of the side to move's men on the points left. `visit` gets the
-    /// position (a symmetric image of its canonical one) and its index.
+    /// Every position of the sector once, grouped by the other side's men:
+    /// for each class of those, its canonical set with every set of the side
+    /// to move's men on the points left (where symmetries fix the canonical
+    /// set, only the smallest of the sets they map into one another).
+    /// `visit` gets the position (a symmetric image of its canonical one)
+    /// and its index.
     ///
     /// The successors of a position put the other side to move with its men
     /// as they were (unless some are taken), so the successors of one group
@@ -352,7 +353,9 @@ impl Indexer {
         let s = self.sector;
         let all = self.tables.board.all().0;
         let (w, b) = (s.w as usize, s.b as usize);
-        self.tables.sizes[b].canon.par_iter().for_each(|&other| {
+        let t = &self.tables.sizes[b];
+        let syms = self.tables.board.symmetries();
+        t.canon.par_iter().zip(&t.stabiliser).for_each(|(&other, stab)| {
             let free = all & !other;
             let room = free.count_ones() as usize;
             if w > room {
@@ -361,13 +364,11 @@ impl Indexer {
             let last = if w == 0 { 0 } else { ((1u32 << w) - 1) << (room - w) };
             let mut low = (1u32 << w) - 1;
             loop {
-                let st = State {
-                    own: PointSet(deposit(low, free)),
-                    other: PointSet(other),
-                    own_hand: s.wf,
-                    other_hand: s.bf,
-                };
-                visit(&st, self.index(&st));
+                let own = deposit(low, free);
+                if stab.iter().all(|&h| own <= syms[h as usize].set(PointSet(own)).0) {
+                    let st = State { own: PointSet(own), other: PointSet(other), own_hand: s.wf, other_hand: s.bf };
+                    visit(&st, self.index(&st));
+                }
                 if low == last {
                     break;
                 }

@@ -26,6 +26,8 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use engine::merels::{BoardKind, Position, Side, State, Throw};
 use rayon::prelude::*;
@@ -339,93 +341,79 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
     let value_kind = table.values.kind();
     let error = table.meta.error;
     obs.begin(&format!("verify {}", s.key()), ix.size());
-    struct Acc {
-        positions: u64,
-        tally: [u64; 3],
-        residual: f64,
-        failures: Vec<Failure>,
-        more: u64,
-    }
-    let empty = || Acc { positions: 0, tally: [0; 3], residual: 0.0, failures: Vec::new(), more: 0 };
-    let acc = (0..ix.size())
-        .into_par_iter()
-        .fold(empty, |mut a, i| {
-            let Some(stored) = table.at(i) else { return a };
-            let st = ix.state(i);
-            a.positions += 1;
-            let sign = match stored {
-                Eval::Dtm(v) => v.sign(),
-                Eval::Exact(n) => n.signum() as i32,
-                Eval::Chance(iv) => (iv.v > 0.0) as i32 - (iv.v < 0.0) as i32,
-            };
-            a.tally[(1 - sign) as usize] += 1;
-            let (ok, residual, computed) = match (value_kind, stored) {
-                (Kind::Dtm, Eval::Dtm(v)) => {
-                    let c: Value = sol.evaluate_dtm(&st);
-                    (c == v, 0.0, c.to_string())
-                }
-                (Kind::Exact, Eval::Exact(n)) => {
-                    let c = sol.evaluate_exact(&st);
-                    (c == n, 0.0, format!("{c}/{}", sol.den))
-                }
-                (_, Eval::Chance(iv)) => {
-                    let c = sol.evaluate_interval(&st);
-                    let ok = iv.lo <= c.hi + 1e-12 && c.lo <= iv.hi + 1e-12;
-                    let progress = match table.rank_at(i) {
-                        0 => None,
-                        r => progress_failure(sol, s, &st, iv.v, r),
-                    };
-                    match progress {
-                        Some(why) => (false, (iv.v - c.v).abs(), why),
-                        None => (ok, (iv.v - c.v).abs(), format!("{:+.10} in [{:+.10}, {:+.10}]", c.v, c.lo, c.hi)),
-                    }
-                }
-                _ => (false, 0.0, "a value of another kind".into()),
-            };
-            a.residual = a.residual.max(residual);
-            if !ok {
-                if a.failures.len() < LISTED {
-                    let pos = Position::from_state(kind, Side::X, st);
-                    let stored = match stored {
-                        Eval::Dtm(v) => v.to_string(),
-                        Eval::Exact(n) => format!("{n}/{}", sol.den),
-                        Eval::Chance(iv) => format!("{:+.10} in [{:+.10}, {:+.10}]", iv.v, iv.lo, iv.hi),
-                    };
-                    a.failures.push(Failure { position: pos.to_string(), stored, computed });
-                } else {
-                    a.more += 1;
-                }
+    let positions = AtomicU64::new(0);
+    let tally = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
+    // The bits of a non-negative f64 order as the number does.
+    let residual = AtomicU64::new(0);
+    let failures: Mutex<(Vec<Failure>, u64)> = Mutex::new((Vec::new(), 0));
+    // What the successors give, and why the stored value does not hold (a
+    // description only when it does not).
+    let check = |st: &State, i: u64, stored: Eval| -> (f64, Option<String>) {
+        match (value_kind, stored) {
+            (Kind::Dtm, Eval::Dtm(v)) => {
+                let c: Value = sol.evaluate_dtm(st);
+                (0.0, (c != v).then(|| c.to_string()))
             }
-            a
-        })
-        .reduce(empty, |mut a, b| {
-            a.positions += b.positions;
-            for k in 0..3 {
-                a.tally[k] += b.tally[k];
+            (Kind::Exact, Eval::Exact(n)) => {
+                let c = sol.evaluate_exact(st);
+                (0.0, (c != n).then(|| format!("{c}/{}", sol.den)))
             }
-            a.residual = a.residual.max(b.residual);
-            for f in b.failures {
-                if a.failures.len() < LISTED {
-                    a.failures.push(f);
-                } else {
-                    a.more += 1;
-                }
+            (_, Eval::Chance(iv)) => {
+                let c = sol.evaluate_interval(st);
+                let ok = iv.lo <= c.hi + 1e-12 && c.lo <= iv.hi + 1e-12;
+                let why = match table.rank_at(i) {
+                    0 => None,
+                    r => progress_failure(sol, s, st, iv.v, r),
+                };
+                let why = why.or_else(|| (!ok).then(|| format!("{:+.10} in [{:+.10}, {:+.10}]", c.v, c.lo, c.hi)));
+                ((iv.v - c.v).abs(), why)
             }
-            a.more += b.more;
-            a
-        });
+            _ => (0.0, Some("a value of another kind".into())),
+        }
+    };
+    (0..ix.size()).into_par_iter().for_each(|i| {
+        let Some(stored) = table.at(i) else { return };
+        let st = &ix.state(i);
+        positions.fetch_add(1, Relaxed);
+        let sign = match stored {
+            Eval::Dtm(v) => v.sign(),
+            Eval::Exact(n) => n.signum() as i32,
+            Eval::Chance(iv) => (iv.v > 0.0) as i32 - (iv.v < 0.0) as i32,
+        };
+        tally[(1 - sign) as usize].fetch_add(1, Relaxed);
+        let (r, failed) = check(st, i, stored);
+        if r > 0.0 {
+            residual.fetch_max(r.to_bits(), Relaxed);
+        }
+        if let Some(computed) = failed {
+            let mut f = failures.lock().unwrap_or_else(|e| e.into_inner());
+            if f.0.len() < LISTED {
+                let pos = Position::from_state(kind, Side::X, *st);
+                let stored = match stored {
+                    Eval::Dtm(v) => v.to_string(),
+                    Eval::Exact(n) => format!("{n}/{}", sol.den),
+                    Eval::Chance(iv) => format!("{:+.10} in [{:+.10}, {:+.10}]", iv.v, iv.lo, iv.hi),
+                };
+                f.0.push(Failure { position: pos.to_string(), stored, computed });
+            } else {
+                f.1 += 1;
+            }
+        }
+    });
     obs.advance(ix.size());
     obs.finish();
+    let (mut listed, more) = failures.into_inner().unwrap_or_else(|e| e.into_inner());
+    listed.sort_by(|a, b| a.position.cmp(&b.position));
     SectorCheck {
         sector: s.key(),
-        positions: acc.positions,
-        wins: acc.tally[0],
-        draws: acc.tally[1],
-        losses: acc.tally[2],
-        max_residual: acc.residual,
+        positions: positions.into_inner(),
+        wins: tally[0].load(Relaxed),
+        draws: tally[1].load(Relaxed),
+        losses: tally[2].load(Relaxed),
+        max_residual: f64::from_bits(residual.into_inner()),
         error: if value_kind == Kind::Chance { error } else { 0.0 },
-        failures: acc.failures,
-        more_failures: acc.more,
+        failures: listed,
+        more_failures: more,
         resumed: false,
     }
 }
