@@ -174,6 +174,14 @@ impl Journal {
     }
 }
 
+/// What a check keeps across sectors: the journal, the files' digests, and
+/// whether passed sectors are taken from the journal.
+struct Books<'a> {
+    journal: Journal,
+    digests: Digests<'a>,
+    resume: bool,
+}
+
 /// The SHA-256 of sector files, each read once.
 struct Digests<'a> {
     db: &'a Db,
@@ -206,7 +214,6 @@ pub fn verify(
 ) -> Result<VerifyReport, SolveError> {
     let rules = sol.rules;
     let db = sol.database().cloned().ok_or(SolveError::NoDatabase("verifying"))?;
-    let kind = rules.board.kind;
     let within = |s: &Sector| max_men.is_none_or(|m| s.w + s.wf + s.b + s.bf <= m);
     let order: Vec<Sector> = solve_order(&rules).into_iter().flatten().filter(|s| s.is_stored() && within(s)).collect();
     let mut report = VerifyReport {
@@ -220,49 +227,52 @@ pub fn verify(
         failures: 0,
         files: Vec::new(),
     };
-    let mut journal = Journal::open(&db);
-    let mut digests = Digests { db: &db, known: HashMap::new() };
+    let mut books = Books { journal: Journal::open(&db), digests: Digests { db: &db, known: HashMap::new() }, resume };
     for (k, &s) in order.iter().enumerate() {
         if !db.has(s) {
             report.missing.push(s.key());
             continue;
         }
         obs.group(&[s], k, order.len());
-        if let Err(e) = sol.load_sector(s) {
-            report.failures += 1;
-            report.sectors.push(SectorCheck {
-                sector: s.key(),
-                positions: 0,
-                wins: 0,
-                draws: 0,
-                losses: 0,
-                max_residual: 0.0,
-                error: 0.0,
-                failures: vec![Failure {
-                    position: "(the file)".into(),
-                    stored: e.to_string(),
-                    computed: String::new(),
-                }],
-                more_failures: 0,
-                resumed: false,
-            });
-            continue;
+        let check = check_one(sol, &mut books, s, &mut report, obs)?;
+        if let Some(check) = check {
+            report.positions += check.positions;
+            report.max_residual = report.max_residual.max(check.max_residual);
+            report.failures += check.failures.len() as u64 + check.more_failures;
+            report.sectors.push(check);
         }
-        report.files.push(s);
-        let stored: Vec<Sector> = successors(&rules, s).into_iter().filter(|c| c.is_stored()).collect();
-        let mut complete = true;
-        for &c in &stored {
-            complete &= db.has(c);
-        }
-        if !complete {
-            report.unchecked.push(s.key());
-            continue;
-        }
+        // Keep only what the sectors still to check read.
+        let later: Vec<Sector> =
+            order[k + 1..].iter().flat_map(|&t| std::iter::once(t).chain(successors(&rules, t))).collect();
+        sol.retain_tables(|t| later.contains(t));
+    }
+    Ok(report)
+}
+
+/// The check of one sector whose file is there: taken from the journal
+/// when resumed and nothing it read has changed, else done now (and, when it
+/// passes, journalled); a file that cannot be read is a failure; `None` when
+/// a successor's file is missing or damaged (the sector is listed as not
+/// checked).
+fn check_one(
+    sol: &mut Solution,
+    books: &mut Books,
+    s: Sector,
+    report: &mut VerifyReport,
+    obs: &dyn Observer,
+) -> Result<Option<SectorCheck>, SolveError> {
+    let Books { journal, digests, resume } = books;
+    let db = digests.db;
+    let rules = sol.rules;
+    let stored: Vec<Sector> = successors(&rules, s).into_iter().filter(|c| c.is_stored()).collect();
+    let present = stored.iter().all(|&c| db.has(c));
+    let mut entry = None;
+    if present {
         let mut inputs = Sha256::new();
         for &c in &stored {
             inputs.update(digests.of(c)?.as_bytes());
         }
-        let mut entry = Passed {
+        let e = Passed {
             sector: s.key(),
             sha256: digests.of(s)?,
             inputs: inputs.finalize().iter().map(|b| format!("{b:02x}")).collect(),
@@ -273,37 +283,46 @@ pub fn verify(
             max_residual: 0.0,
             error: 0.0,
         };
-        let earlier = if resume { journal.find(&entry).map(Passed::check) } else { None };
-        let check = match earlier {
-            Some(check) => check,
-            None => {
-                for &c in &stored {
-                    sol.load_sector(c)?;
-                }
-                sol.load_sector(s)?;
-                let check = check_sector(sol, s, kind, obs);
-                if check.failures.is_empty() && check.more_failures == 0 {
-                    entry.positions = check.positions;
-                    entry.wins = check.wins;
-                    entry.draws = check.draws;
-                    entry.losses = check.losses;
-                    entry.max_residual = check.max_residual;
-                    entry.error = check.error;
-                    journal.record(entry)?;
-                }
-                check
-            }
-        };
-        report.positions += check.positions;
-        report.max_residual = report.max_residual.max(check.max_residual);
-        report.failures += check.failures.len() as u64 + check.more_failures;
-        report.sectors.push(check);
-        // Keep only what the sectors still to check read.
-        let later: Vec<Sector> =
-            order[k + 1..].iter().flat_map(|&t| std::iter::once(t).chain(successors(&rules, t))).collect();
-        sol.retain_tables(|t| later.contains(t));
+        if let Some(earlier) = journal.find(&e).filter(|_| *resume) {
+            report.files.push(s);
+            return Ok(Some(earlier.check()));
+        }
+        entry = Some(e);
     }
-    Ok(report)
+    if let Err(e) = sol.load_sector(s) {
+        return Ok(Some(SectorCheck {
+            sector: s.key(),
+            positions: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            max_residual: 0.0,
+            error: 0.0,
+            failures: vec![Failure { position: "(the file)".into(), stored: e.to_string(), computed: String::new() }],
+            more_failures: 0,
+            resumed: false,
+        }));
+    }
+    report.files.push(s);
+    let mut complete = present;
+    for &c in &stored {
+        complete &= sol.load_sector(c).unwrap_or(false);
+    }
+    let Some(mut entry) = entry.filter(|_| complete) else {
+        report.unchecked.push(s.key());
+        return Ok(None);
+    };
+    let check = check_sector(sol, s, rules.board.kind, obs);
+    if check.failures.is_empty() && check.more_failures == 0 {
+        entry.positions = check.positions;
+        entry.wins = check.wins;
+        entry.draws = check.draws;
+        entry.losses = check.losses;
+        entry.max_residual = check.max_residual;
+        entry.error = check.error;
+        journal.record(entry)?;
+    }
+    Ok(Some(check))
 }
 
 /// Why the progress rank `r` of a position worth `v` does not fall along
