@@ -78,8 +78,14 @@ fn groups_solved_one_by_one_equal_one_solve() {
                 "-q",
             ]);
         }
+        assert_eq!(p["indices_done"], 0);
+        let indices: u64 = groups.iter().map(|g| g["indices"].as_u64().unwrap()).sum();
+        assert_eq!(p["indices"].as_u64(), Some(indices));
         let p = plan(board, dice, &steps);
         assert!(p["groups"].as_array().unwrap().iter().all(|g| g["done"] == true), "{board}/{dice}: {p}");
+        assert_eq!(p["indices_done"], p["indices"], "{board}/{dice}: every index solved");
+        let text = ok(&["merels", "plan", "--board", board, "--dice", dice, "--db", steps.to_str().unwrap()]);
+        assert!(text.contains(&format!("{indices} of {indices} indices (100.0%)")), "{text}");
         let (a, b) = (sector_files(&one), sector_files(&steps));
         let planned: usize = groups.iter().map(|g| g["files"].as_array().unwrap().len()).sum();
         assert_eq!(a.len(), planned, "{board}/{dice}: the plan names every file one solve writes");

@@ -426,36 +426,46 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, json: bool) 
     let done = |g: &solver::merels::plan::PlannedGroup| {
         g.sectors.iter().all(|k| solver::merels::Sector::from_key(k).is_some_and(|s| db.has(s)))
     };
+    let finished: Vec<bool> = groups.iter().map(done).collect();
+    let total: u64 = groups.iter().map(|g| g.indices).sum();
+    let solved: u64 = groups.iter().zip(&finished).filter(|(_, f)| **f).map(|(g, _)| g.indices).sum();
     if json {
         let list: Vec<serde_json::Value> = groups
             .iter()
-            .map(|g| {
+            .zip(&finished)
+            .map(|(g, &f)| {
                 let mut v = serde_json::to_value(g).expect("a plain record");
-                v["done"] = done(g).into();
+                v["done"] = f.into();
                 v
             })
             .collect();
         return print_json(&serde_json::json!({
             "rules": rules.label(),
             "directory": db.dir().display().to_string(),
+            "indices": total,
+            "indices_done": solved,
             "groups": list,
         }));
     }
     println!("Merels plan: {} in {}\n", rules.label(), db.dir().display());
     println!("{:<12} {:<22} {:>14} {:>11}  {:<5} needs", "group", "sectors", "indices", "memory", "done");
-    for g in &groups {
+    for (g, &f) in groups.iter().zip(&finished) {
         println!(
             "{:<12} {:<22} {:>14} {:>11}  {:<5} {}",
             g.key,
             g.sectors.join(" "),
             g.indices,
             human_bytes(g.memory),
-            if done(g) { "yes" } else { "no" },
+            if f { "yes" } else { "no" },
             if g.needs.is_empty() { "-".to_string() } else { g.needs.join(" ") }
         );
     }
-    let finished = groups.iter().filter(|g| done(g)).count();
-    println!("\n{} groups, {} done; `ludus merels solve ... --group KEY` solves one.", groups.len(), finished);
+    println!(
+        "\n{} groups, {} done: {solved} of {total} indices ({:.1}%); `ludus merels solve ... --group KEY` solves one.",
+        groups.len(),
+        finished.iter().filter(|&&f| f).count(),
+        100.0 * solved as f64 / total.max(1) as f64
+    );
     Ok(())
 }
 
