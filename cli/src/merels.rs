@@ -19,9 +19,9 @@ pub struct MerelsArgs {
     cmd: MerelsCmd,
 }
 
-/// A rule set's database: what `plan`, `verify` and `compact` work on.
+/// A board, its dice reading and its rule options: what a solve is of.
 #[derive(Args, Debug)]
-struct OnDatabase {
+struct RuleSet {
     /// The board
     #[arg(long, value_enum)]
     board: BoardKind,
@@ -32,6 +32,19 @@ struct OnDatabase {
     rules: RuleArgs,
     #[command(flatten)]
     more: MoreRuleArgs,
+}
+
+impl RuleSet {
+    fn resolve(&self) -> Result<Rules> {
+        rules_for(self.board, self.dice, &self.rules, &self.more)
+    }
+}
+
+/// A rule set's database: what `plan`, `verify` and `compact` work on.
+#[derive(Args, Debug)]
+struct OnDatabase {
+    #[command(flatten)]
+    game: RuleSet,
     /// Directory of the sector databases (one subdirectory per rule set)
     #[arg(long, value_name = "DIR", default_value = DEFAULT_DB)]
     db: std::path::PathBuf,
@@ -42,16 +55,8 @@ enum MerelsCmd {
     /// Solve a board under a dice reading completely (or its endgames up to
     /// --max-men) and report the start position's value
     Solve {
-        /// The board
-        #[arg(long, value_enum)]
-        board: BoardKind,
-        /// The dice reading
-        #[arg(long, value_enum, default_value_t = Dice::Schaedler)]
-        dice: Dice,
         #[command(flatten)]
-        rules: RuleArgs,
-        #[command(flatten)]
-        more: MoreRuleArgs,
+        game: RuleSet,
         #[command(flatten)]
         db: DbArgs,
         /// Solve only sectors with at most this many men in all (endgames)
@@ -194,32 +199,19 @@ fn board_of(parts: &[String]) -> Result<BoardKind> {
 pub fn run(args: MerelsArgs) -> Result<()> {
     match args.cmd {
         MerelsCmd::Plan { on, max_men, json } => {
-            let OnDatabase { board, dice, rules, more, db } = on;
-            let rules = rules_for(board, dice, &rules, &more)?;
+            let OnDatabase { game, db } = on;
+            let rules = game.resolve()?;
             plan(&rules, &db, max_men, json)
         }
-        MerelsCmd::Solve {
-            board,
-            dice,
-            rules,
-            more,
-            db,
-            max_men,
-            memory,
-            group,
-            checkpoint_every,
-            threads,
-            quiet,
-            json,
-        } => {
-            let rules = rules_for(board, dice, &rules, &more)?;
+        MerelsCmd::Solve { game, db, max_men, memory, group, checkpoint_every, threads, quiet, json } => {
+            let rules = game.resolve()?;
             if !(memory.is_finite() && memory > 0.0) {
                 return Err(CliError(format!("--memory {memory}: a number of GiB above 0")));
             }
             let opts = SolveOptions {
                 db: db.dir(),
                 max_men,
-                keep_all: board != BoardKind::Nine || db.no_db,
+                keep_all: rules.board.kind != BoardKind::Nine || db.no_db,
                 memory_limit: (memory.max(0.0) * (1u64 << 30) as f64) as u64,
                 group,
                 checkpoint_every: std::time::Duration::from_secs(checkpoint_every),
@@ -245,8 +237,8 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             Ok(())
         }
         MerelsCmd::Compact { on, json } => {
-            let OnDatabase { board, dice, rules, more, db } = on;
-            let rules = rules_for(board, dice, &rules, &more)?;
+            let OnDatabase { game, db } = on;
+            let rules = game.resolve()?;
             let store = solver::merels::db::Db::new(&db, rules);
             let tables = solver::merels::BoardTables::new(rules.board);
             let mut rewritten = Vec::new();
@@ -281,8 +273,8 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             Ok(())
         }
         MerelsCmd::Verify { on, max_men, threads, manifest, resume, quiet, json } => {
-            let OnDatabase { board, dice, rules, more, db } = on;
-            let rules = rules_for(board, dice, &rules, &more)?;
+            let OnDatabase { game, db } = on;
+            let rules = game.resolve()?;
             let opts = SolveOptions { db: Some(db), max_men: Some(0), keep_all: false, ..SolveOptions::default() };
             let bars = Bars::new(quiet || json);
             // The manifest is written by the same workers, from the database
