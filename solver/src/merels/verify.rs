@@ -119,7 +119,28 @@ struct Passed {
     error: f64,
 }
 
+/// The digests a sector's check depends on: its file's and its
+/// successors' files'.
+struct Files {
+    sha256: String,
+    inputs: String,
+}
+
 impl Passed {
+    fn of(check: &SectorCheck, files: Files) -> Passed {
+        Passed {
+            sector: check.sector.clone(),
+            sha256: files.sha256,
+            inputs: files.inputs,
+            positions: check.positions,
+            wins: check.wins,
+            draws: check.draws,
+            losses: check.losses,
+            max_residual: check.max_residual,
+            error: check.error,
+        }
+    }
+
     fn check(&self) -> SectorCheck {
         SectorCheck {
             sector: self.sector.clone(),
@@ -152,8 +173,9 @@ impl Journal {
         Journal { path, passed }
     }
 
-    fn find(&self, p: &Passed) -> Option<&Passed> {
-        self.passed.iter().find(|q| q.sector == p.sector && q.sha256 == p.sha256 && q.inputs == p.inputs)
+    /// The passed check of a sector whose files had these digests.
+    fn find(&self, sector: &str, files: &Files) -> Option<&Passed> {
+        self.passed.iter().find(|q| q.sector == sector && q.sha256 == files.sha256 && q.inputs == files.inputs)
     }
 
     fn record(&mut self, p: Passed) -> Result<(), SolveError> {
@@ -266,28 +288,19 @@ fn check_one(
     let rules = sol.rules;
     let stored: Vec<Sector> = successors(&rules, s).into_iter().filter(|c| c.is_stored()).collect();
     let present = stored.iter().all(|&c| db.has(c));
-    let mut entry = None;
+    let mut files = None;
     if present {
         let mut inputs = Sha256::new();
         for &c in &stored {
             inputs.update(digests.of(c)?.as_bytes());
         }
-        let e = Passed {
-            sector: s.key(),
-            sha256: digests.of(s)?,
-            inputs: inputs.finalize().iter().map(|b| format!("{b:02x}")).collect(),
-            positions: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
-            max_residual: 0.0,
-            error: 0.0,
-        };
-        if let Some(earlier) = journal.find(&e).filter(|_| *resume) {
+        let f =
+            Files { sha256: digests.of(s)?, inputs: inputs.finalize().iter().map(|b| format!("{b:02x}")).collect() };
+        if let Some(earlier) = journal.find(&s.key(), &f).filter(|_| *resume) {
             report.files.push(s);
             return Ok(Some(earlier.check()));
         }
-        entry = Some(e);
+        files = Some(f);
     }
     if let Err(e) = sol.load_sector(s) {
         return Ok(Some(SectorCheck {
@@ -308,19 +321,13 @@ fn check_one(
     for &c in &stored {
         complete &= sol.load_sector(c).unwrap_or(false);
     }
-    let Some(mut entry) = entry.filter(|_| complete) else {
+    let Some(files) = files.filter(|_| complete) else {
         report.unchecked.push(s.key());
         return Ok(None);
     };
     let check = check_sector(sol, s, rules.board.kind, obs);
     if check.failures.is_empty() && check.more_failures == 0 {
-        entry.positions = check.positions;
-        entry.wins = check.wins;
-        entry.draws = check.draws;
-        entry.losses = check.losses;
-        entry.max_residual = check.max_residual;
-        entry.error = check.error;
-        journal.record(entry)?;
+        journal.record(Passed::of(&check, files))?;
     }
     Ok(Some(check))
 }
