@@ -46,10 +46,15 @@ pub struct PlannedGroup {
 pub fn working_bytes(rules: &Rules, group: &[Sector]) -> u64 {
     let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
     match (cyclic, Kind::of(rules, group[0])) {
-        // Per position: kind, two exits and the offset of its children; per
-        // node (each position with each side to move): value, successor and
-        // choice; then 4 bytes per in-group child (`strategy::Group`).
-        (true, Kind::Chance) => 1 + 4 + 4 + 8 + 2 * (8 + 4 + 1) + 4 * children_estimate(rules, group),
+        // Per position: kind, two exits, the offsets of its children and
+        // parents, a flag and a place in each side's list for the next pass,
+        // a pass's change, and the warm start's bounds; per node (each
+        // position with each side to move): value, successor, choice, and a
+        // partial evaluation's mark, place and old value; then 4 bytes per
+        // in-group child and 4 per parent (`strategy::Group`).
+        (true, Kind::Chance) => {
+            1 + 4 + 4 + 8 + 8 + 1 + 2 * 4 + 12 + 32 + 2 * (8 + 4 + 1 + 1 + 4 + 8) + 8 * children_estimate(rules, group)
+        }
         // One cell per position (a value, or the count of successors still
         // open), then the table.
         (true, _) => 2 + 2,

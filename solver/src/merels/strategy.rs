@@ -40,12 +40,21 @@
 //! second player's reply is best against the first player's strategy and
 //! the first player's strategy is best: the values are the game's.
 //!
+//! # Only what changed
+//! After the first rounds most of a round's work would repeat the last: a
+//! switch changes the values only of the nodes whose path under the pair of
+//! strategies runs through it (found backwards along the strategies, over the
+//! in-group parents), and an improvement pass can change a node's choice only
+//! where a child's value changed. So each evaluation recomputes just those
+//! nodes and each pass examines just those parents; a full evaluation and
+//! full passes begin each discount and close the iteration, and
+//! `Group::full_passes` keeps every round whole (for the tests, which compare
+//! the two).
+//!
 //! Finally the positions where the side ahead must keep to equally good
 //! in-group moves are ranked by their distance to an exit (the side behind
 //! choosing among its equally good moves, the side ahead the nearest); the
 //! ranks are kept with the table, so that perfect play makes progress.
-
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use engine::merels::{Action, Blocked, Rules, State, Throw};
 use rayon::prelude::*;
@@ -87,8 +96,10 @@ const ARITH: f64 = 1e-11;
 /// tells a better move from an equal one).
 const DISCOUNT: f64 = 1e-3;
 
-/// Most interval-iteration sweeps of the warm start.
-const WARM_SWEEPS: u64 = 400;
+/// Most interval-iteration sweeps of the warm start: a few settle the
+/// positions near the exits; more cost more than the (partial) rounds they
+/// save.
+const WARM_SWEEPS: u64 = 16;
 
 /// Progress and effort of one group's solve.
 #[derive(Clone, Copy, Debug, Default)]
@@ -108,6 +119,9 @@ pub struct Stats {
     pub stuck: u64,
     /// Largest violation of the value equation after the last round.
     pub residual: f64,
+    /// Closing checks (a whole evaluation and whole passes) that still
+    /// found a switch: 0 unless the partial rounds missed one.
+    pub repairs: u64,
     /// Largest difference between what the first player's strategy
     /// guarantees and what the best reply to it gets, over all positions (0
     /// up to rounding when the strategies are optimal).
@@ -146,6 +160,21 @@ pub struct Group<'a> {
     /// In-group children of position `p`: `kids[start[p]..start[p + 1]]`.
     start: Vec<u64>,
     kids: Vec<u32>,
+    /// In-group parents of position `c`: `parents[up[c]..up[c + 1]]`.
+    up: Vec<u64>,
+    parents: Vec<u32>,
+    /// Nodes whose choice changed since the last evaluation, and whether the
+    /// next evaluation must be whole (after the values were set otherwise).
+    switched: Vec<u32>,
+    whole: bool,
+    /// Per side, the positions the next improvement pass examines (a child's
+    /// value changed since it last looked), with a flag per position and side.
+    dirty: [Vec<u32>; 2],
+    flag: Vec<u8>,
+    /// Scratch per node for the partial evaluation (0: untouched).
+    mark: Vec<u8>,
+    /// Every round whole, as before rounds were made partial.
+    full_passes: bool,
     /// Per node: the in-group child position, the choice bits, the value.
     next: Vec<u32>,
     mode: Vec<u8>,
@@ -183,6 +212,14 @@ impl<'a> Group<'a> {
             es: vec![NONE; n],
             start: Vec::with_capacity(n + 1),
             kids: Vec::new(),
+            up: Vec::new(),
+            parents: Vec::new(),
+            switched: Vec::new(),
+            whole: true,
+            dirty: [Vec::new(), Vec::new()],
+            flag: vec![0; n],
+            mark: vec![0; 2 * n],
+            full_passes: false,
             next: vec![NONE; 2 * n],
             mode: vec![0; 2 * n],
             val: vec![0.0; 2 * n],
@@ -219,7 +256,71 @@ impl<'a> Group<'a> {
                 g.val[side * n + p] = if k == FIXED { -1.0 } else { 0.0 };
             }
         }
+        // The parents, by counting.
+        let mut up = vec![0u64; n + 1];
+        for &c in &g.kids {
+            up[c as usize + 1] += 1;
+        }
+        for c in 0..n {
+            up[c + 1] += up[c];
+        }
+        let mut fill = up.clone();
+        let mut parents = vec![0u32; g.kids.len()];
+        for p in 0..n {
+            for &c in g.kids(p) {
+                parents[fill[c as usize] as usize] = p as u32;
+                fill[c as usize] += 1;
+            }
+        }
+        g.up = up;
+        g.parents = parents;
+        g.mark_all_dirty();
         g
+    }
+
+    /// Makes every round whole (no partial evaluations or passes).
+    pub fn full_passes(&mut self) {
+        self.full_passes = true;
+    }
+
+    /// The in-group parents of a position.
+    #[inline]
+    fn parents(&self, c: usize) -> &[u32] {
+        &self.parents[self.up[c] as usize..self.up[c + 1] as usize]
+    }
+
+    /// Every position with in-group children is examined by each side's
+    /// next pass.
+    fn mark_all_dirty(&mut self) {
+        let n = self.n;
+        for side in [FIRST, SECOND] {
+            self.dirty[side].clear();
+        }
+        for p in 0..n {
+            let has = self.kind[p] == LIVE && self.start[p + 1] > self.start[p];
+            self.flag[p] = if has { 3 } else { 0 };
+            if has {
+                for side in [FIRST, SECOND] {
+                    self.dirty[side].push(p as u32);
+                }
+            }
+        }
+    }
+
+    /// The value of node `side · n + c` changed: its parents on the other
+    /// side must look again.
+    #[inline]
+    fn changed(&mut self, g: usize) {
+        let n = self.n;
+        let (side, c) = if g < n { (FIRST, g) } else { (SECOND, g - n) };
+        let bit = 1u8 << (1 - side);
+        for j in self.up[c] as usize..self.up[c + 1] as usize {
+            let p = self.parents[j] as usize;
+            if self.flag[p] & bit == 0 {
+                self.flag[p] |= bit;
+                self.dirty[1 - side].push(p as u32);
+            }
+        }
     }
 
     /// Positions of the group (unused indices included).
@@ -359,8 +460,101 @@ impl<'a> Group<'a> {
     /// The exact values of the current pair of strategies (up to rounding).
     pub fn evaluate(&mut self) {
         let t = std::time::Instant::now();
-        self.evaluate_all();
+        if self.whole || self.full_passes {
+            self.evaluate_all();
+            self.switched.clear();
+            self.whole = false;
+            self.mark_all_dirty();
+        } else {
+            self.evaluate_switched();
+        }
         self.stats.seconds[1] += t.elapsed().as_secs_f64();
+    }
+
+    /// The exact values again after some nodes switched: only the nodes
+    /// whose path runs through a switched node can change (the others keep
+    /// their path, hence their value), and each node whose value changed
+    /// sends its parents to the next pass of the other side.
+    fn evaluate_switched(&mut self) {
+        let n = self.n;
+        // 0: keeps its value; 1: to recompute; 2: on the current path; 3: done.
+        let mut mark = std::mem::take(&mut self.mark);
+        let mut todo = std::mem::take(&mut self.switched);
+        // A node switched twice is taken once.
+        let mut nodes: Vec<u32> = Vec::with_capacity(todo.len());
+        for &g in &todo {
+            if mark[g as usize] == 0 {
+                mark[g as usize] = 2;
+                nodes.push(g);
+            }
+        }
+        // Backwards along the strategies: the parents that stay in `y`.
+        let mut i = 0;
+        while i < nodes.len() {
+            let y = nodes[i] as usize;
+            i += 1;
+            let (side, c) = if y < n { (FIRST, y) } else { (SECOND, y - n) };
+            let other = 1 - side;
+            for &p in self.parents(c) {
+                let g = other * n + p as usize;
+                if mark[g] == 0 && self.next[g] == c as u32 && self.coef(g).1 != 0 {
+                    mark[g] = 2;
+                    nodes.push(g as u32);
+                }
+            }
+        }
+        for &g in &nodes {
+            mark[g as usize] = 1;
+        }
+        let old: Vec<f64> = nodes.iter().map(|&g| self.val[g as usize]).collect();
+        let mut val = std::mem::take(&mut self.val);
+        let mut path: Vec<(u32, f64, f64)> = Vec::new();
+        for &s in &nodes {
+            if mark[s as usize] != 1 {
+                continue;
+            }
+            path.clear();
+            let mut x = s as usize;
+            loop {
+                if mark[x] == 0 || mark[x] == 3 {
+                    break;
+                }
+                if mark[x] == 2 {
+                    let j = path.iter().rposition(|p| p.0 as usize == x).expect("on the path");
+                    self.solve_cycle(&path[j..], &mut val);
+                    for c in &path[j..] {
+                        mark[c.0 as usize] = 3;
+                    }
+                    break;
+                }
+                let (a, b) = self.coef(x);
+                if b == 0 {
+                    val[x] = a;
+                    mark[x] = 3;
+                    break;
+                }
+                mark[x] = 2;
+                path.push((x as u32, a, self.stay(b)));
+                x = self.succ(x);
+            }
+            for &(p, a, w) in path.iter().rev() {
+                let p = p as usize;
+                if mark[p] != 3 {
+                    val[p] = a - w * val[self.succ(p)];
+                    mark[p] = 3;
+                }
+            }
+        }
+        self.val = val;
+        for (k, &g) in nodes.iter().enumerate() {
+            mark[g as usize] = 0;
+            if self.val[g as usize].to_bits() != old[k].to_bits() {
+                self.changed(g as usize);
+            }
+        }
+        self.mark = mark;
+        todo.clear();
+        self.switched = todo;
     }
 
     fn evaluate_all(&mut self) {
@@ -448,65 +642,95 @@ impl<'a> Group<'a> {
     fn improve_pass(&mut self, side: usize) -> u64 {
         self.stats.rounds += 1;
         let n = self.n;
-        let switched = AtomicU64::new(0);
-        let residual = AtomicU64::new(0);
-        let chunk = 1 << 12;
-        let mut next = std::mem::take(&mut self.next);
-        let mut mode = std::mem::take(&mut self.mode);
+        let mut list = std::mem::take(&mut self.dirty[side]);
+        if self.full_passes {
+            list.clear();
+            list.extend((0..n as u32).filter(|&p| self.kind[p as usize] == LIVE));
+        }
+        let bit = 1u8 << side;
+        for &p in &list {
+            self.flag[p as usize] &= !bit;
+        }
+        list.sort_unstable();
         let this = &*self;
-        let (kind, en, es, val) = (&this.kind, &this.en, &this.es, &this.val);
-        let kids_val = &val[(1 - side) * n..(2 - side) * n];
-        let lambda = this.lambda;
-        let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
-        let (nx_all, md_all) = (&mut next[side * n..(side + 1) * n], &mut mode[side * n..(side + 1) * n]);
-        nx_all.par_chunks_mut(chunk).zip(md_all.par_chunks_mut(chunk)).enumerate().for_each(|(c, (nx, md))| {
-            let mut count = 0;
-            let mut worst = 0f64;
-            for k in 0..nx.len() {
-                let p = c * chunk + k;
-                if kind[p] != LIVE || md[k] & HAS_KIDS == 0 {
-                    continue;
-                }
-                let cur = nx[k];
-                let mut best = if cur == NONE { f64::NEG_INFINITY } else { -lambda * kids_val[cur as usize] };
-                let mut arg = cur;
-                for &c in this.kids(p) {
-                    let v = -lambda * kids_val[c as usize];
-                    if v > best + TOL || arg == NONE {
-                        best = v;
-                        arg = c;
+        let (worst, changes) = list
+            .par_chunks(1 << 12)
+            .map(|ps| {
+                let mut worst = 0f64;
+                let mut changes = Vec::new();
+                for &p in ps {
+                    let g = side * n + p as usize;
+                    if this.kind[p as usize] != LIVE || this.mode[g] & HAS_KIDS == 0 {
+                        continue;
+                    }
+                    let (m, next, gain) = this.examine(side, p as usize);
+                    worst = worst.max(gain);
+                    if m != this.mode[g] || next != this.next[g] {
+                        changes.push((g as u32, m, next));
                     }
                 }
-                let (mut m_new, n_new) = choose(md[k], cur, arg, best, kids_val, lambda, en[p], es[p]);
-                let worth = |m: u8, nxt: u32| {
-                    let side = |bit: u8, e: u32| if m & bit != 0 { -lambda * kids_val[nxt as usize] } else { x(e) };
-                    let mut t = 0.0;
-                    if this.w_n > 0 {
-                        t += this.w_n as f64 * side(STAY_N, en[p]);
-                    }
-                    if this.w_s > 0 {
-                        t += this.w_s as f64 * side(STAY_S, es[p]);
-                    }
-                    t / 72.0
-                };
-                worst = worst.max(worth(m_new, n_new) - worth(md[k], cur));
-                // Staying is as good as any exit after either throw.
-                if (this.w_n == 0 || best >= x(en[p]) - TOL) && (this.w_s == 0 || best >= x(es[p]) - TOL) {
-                    m_new |= CAN_STAY;
-                }
-                if m_new & !CAN_STAY != md[k] & !CAN_STAY || n_new != nx[k] {
-                    count += 1;
-                }
-                md[k] = m_new;
-                nx[k] = n_new;
+                (worst, changes)
+            })
+            .reduce(
+                || (0.0, Vec::new()),
+                |(w1, mut c1), (w2, c2)| {
+                    c1.extend(c2);
+                    (w1.max(w2), c1)
+                },
+            );
+        let mut count = 0;
+        for (g, m, next) in changes {
+            let g = g as usize;
+            if m & !CAN_STAY != self.mode[g] & !CAN_STAY || next != self.next[g] {
+                count += 1;
+                self.switched.push(g as u32);
             }
-            switched.fetch_add(count, Relaxed);
-            residual.fetch_max(worst.to_bits(), Relaxed);
-        });
-        self.next = next;
-        self.mode = mode;
-        self.stats.residual = f64::from_bits(residual.load(Relaxed));
-        switched.load(Relaxed)
+            self.mode[g] = m;
+            self.next[g] = next;
+        }
+        list.clear();
+        self.dirty[side] = list;
+        self.stats.residual = worst;
+        count
+    }
+
+    /// What an improvement pass makes of node `side · n + p`: its new choice
+    /// bits, its new in-group successor and how much better that is.
+    #[inline]
+    fn examine(&self, side: usize, p: usize) -> (u8, u32, f64) {
+        let n = self.n;
+        let g = side * n + p;
+        let kids_val = &self.val[(1 - side) * n..(2 - side) * n];
+        let (lambda, en, es) = (self.lambda, self.en[p], self.es[p]);
+        let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
+        let (md, cur) = (self.mode[g], self.next[g]);
+        let mut best = if cur == NONE { f64::NEG_INFINITY } else { -lambda * kids_val[cur as usize] };
+        let mut arg = cur;
+        for &c in self.kids(p) {
+            let v = -lambda * kids_val[c as usize];
+            if v > best + TOL || arg == NONE {
+                best = v;
+                arg = c;
+            }
+        }
+        let (mut m_new, n_new) = choose(md, cur, arg, best, kids_val, lambda, en, es);
+        let worth = |m: u8, nxt: u32| {
+            let side = |bit: u8, e: u32| if m & bit != 0 { -lambda * kids_val[nxt as usize] } else { x(e) };
+            let mut t = 0.0;
+            if self.w_n > 0 {
+                t += self.w_n as f64 * side(STAY_N, en);
+            }
+            if self.w_s > 0 {
+                t += self.w_s as f64 * side(STAY_S, es);
+            }
+            t / 72.0
+        };
+        let gain = worth(m_new, n_new) - worth(md, cur);
+        // Staying is as good as any exit after either throw.
+        if (self.w_n == 0 || best >= x(en) - TOL) && (self.w_s == 0 || best >= x(es) - TOL) {
+            m_new |= CAN_STAY;
+        }
+        (m_new, n_new, gain)
     }
 
     /// Switches `side` to hold every loop it can hold while behind: the
@@ -600,6 +824,7 @@ impl<'a> Group<'a> {
             if self.next[g] != c || self.mode[g] & both != both {
                 self.next[g] = c;
                 self.mode[g] |= both;
+                self.switched.push(g as u32);
                 held = true;
             }
         }
@@ -705,9 +930,9 @@ impl<'a> Group<'a> {
         self.stats.max_rank = rank.iter().filter(|&&r| r != INF).copied().max().unwrap_or(0);
     }
 
-    /// Interval iteration from −1 and +1 (Gauss–Seidel, in place): the
-    /// bounds close wherever play cannot loop for ever; their middle starts
-    /// both sides' strategies near the optimum.
+    /// A few sweeps of interval iteration from −1 and +1 (Jacobi, in
+    /// parallel): the bounds close near the exits; their middle starts both
+    /// sides' strategies.
     fn warm_start(&mut self, obs: &dyn Observer) {
         let t = std::time::Instant::now();
         self.warm_bounds(obs);
@@ -718,49 +943,67 @@ impl<'a> Group<'a> {
         let n = self.n;
         let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
         let (wn, ws) = (self.w_n as f64 / 72.0, self.w_s as f64 / 72.0);
-        let mut lo: Vec<f64> = (0..n).map(|p| if self.kind[p] == LIVE { -1.0 } else { self.val[p] }).collect();
-        let mut hi: Vec<f64> = (0..n).map(|p| if self.kind[p] == LIVE { 1.0 } else { self.val[p] }).collect();
-        let live: Vec<u32> = (0..n as u32).filter(|&p| self.kind[p as usize] == LIVE).collect();
+        // Both bounds of a position side by side: one memory access per child.
+        let mut cur: Vec<(f64, f64)> =
+            (0..n).map(|p| if self.kind[p] == LIVE { (-1.0, 1.0) } else { (self.val[p], self.val[p]) }).collect();
+        let mut new = cur.clone();
         obs.begin("strategy iteration: first bounds (sweeps)", WARM_SWEEPS);
         for sweep in 0..WARM_SWEEPS {
-            let mut moved = 0f64;
-            for &p in &live {
-                let p = p as usize;
-                let (mut ml, mut mh) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-                for &c in self.kids(p) {
-                    ml = ml.max(-hi[c as usize]);
-                    mh = mh.max(-lo[c as usize]);
-                }
-                let (en, es) = (x(self.en[p]), x(self.es[p]));
-                let f = |m: f64| {
-                    let mut t = 0.0;
-                    if wn > 0.0 {
-                        t += wn * m.max(en);
+            let this = &*self;
+            let old = &cur;
+            let moved = new
+                .par_chunks_mut(1 << 12)
+                .enumerate()
+                .map(|(k, out)| {
+                    let mut moved = 0f64;
+                    for (j, o) in out.iter_mut().enumerate() {
+                        let p = (k << 12) + j;
+                        let (lo, hi) = old[p];
+                        if this.kind[p] != LIVE {
+                            *o = (lo, hi);
+                            continue;
+                        }
+                        let (mut ml, mut mh) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+                        for &c in this.kids(p) {
+                            let (cl, ch) = old[c as usize];
+                            ml = ml.max(-ch);
+                            mh = mh.max(-cl);
+                        }
+                        let (en, es) = (x(this.en[p]), x(this.es[p]));
+                        let f = |m: f64| {
+                            let mut t = 0.0;
+                            if wn > 0.0 {
+                                t += wn * m.max(en);
+                            }
+                            if ws > 0.0 {
+                                t += ws * m.max(es);
+                            }
+                            t
+                        };
+                        let (nl, nh) = (f(ml).max(lo), f(mh).min(hi));
+                        moved = moved.max(nl - lo).max(hi - nh);
+                        *o = (nl, nh);
                     }
-                    if ws > 0.0 {
-                        t += ws * m.max(es);
-                    }
-                    t
-                };
-                let (nl, nh) = (f(ml).max(lo[p]), f(mh).min(hi[p]));
-                moved = moved.max(nl - lo[p]).max(hi[p] - nh);
-                lo[p] = nl;
-                hi[p] = nh;
-            }
+                    moved
+                })
+                .reduce(|| 0.0, f64::max);
+            std::mem::swap(&mut cur, &mut new);
             obs.advance(1);
             self.stats.warm = sweep + 1;
             if moved < 1e-13 {
                 break;
             }
         }
+        drop(new);
         obs.finish();
-        for p in 0..n {
+        for (p, &(lo, hi)) in cur.iter().enumerate() {
             if self.kind[p] == LIVE {
-                let mid = 0.5 * (lo[p] + hi[p]);
-                self.val[p] = mid;
-                self.val[n + p] = mid;
+                self.val[p] = 0.5 * (lo + hi);
+                self.val[n + p] = 0.5 * (lo + hi);
             }
         }
+        self.whole = true;
+        self.mark_all_dirty();
         // Each side's greedy choices against the middle values.
         self.improve(FIRST);
         self.improve(SECOND);
@@ -816,7 +1059,20 @@ impl<'a> Group<'a> {
         // the game itself, from those strategies.
         for lambda in [1.0 - DISCOUNT, 1.0] {
             self.lambda = lambda;
+            self.whole = true;
             self.iterate(trace, obs);
+        }
+        // A whole evaluation and whole passes of both sides close it: the
+        // first round that switches nothing ends it.
+        loop {
+            self.whole = true;
+            let rounds = self.stats.rounds;
+            let holds = self.stats.holds;
+            self.iterate(trace, obs);
+            if self.stats.rounds == rounds + 2 && self.stats.holds == holds {
+                break;
+            }
+            self.stats.repairs += 1;
         }
         self.rank_progress();
         // The first player's values are what its strategy guarantees against
