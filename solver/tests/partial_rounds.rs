@@ -21,6 +21,9 @@ fn compare(rules: &Rules, known: &Solution, group: &[&str]) -> u64 {
     let (partial, stats) = Group::new(rules, known, ix.clone(), &Silent).run(0.0, &Silent);
     // The closing whole check found nothing the partial rounds missed.
     assert_eq!(stats.repairs, 0, "{}, {group:?}: the partial rounds missed a switch", rules.label());
+    // The rounding of the exact evaluation, bounded from its paths and
+    // cycles, stays far below the grid's half step.
+    assert!(stats.arithmetic > 0.0 && stats.arithmetic < 1e-3 * solver::merels::value::GRID_HALF_STEP, "{stats:?}");
     let mut whole = Group::new(rules, known, ix, &Silent);
     whole.full_passes();
     let (whole, _) = whole.run(0.0, &Silent);

@@ -87,9 +87,8 @@ const CAN_STAY: u8 = 8;
 /// far above the rounding of the exact evaluation).
 const TOL: f64 = 1e-11;
 
-/// Slack added to the proven error for the floating-point arithmetic of the
-/// evaluation (relative errors of 1e-16 over paths of at most 10^5 steps).
-const ARITH: f64 = 1e-11;
+/// The unit roundoff of `f64`.
+const UNIT: f64 = f64::EPSILON / 2.0;
 
 /// `1 − λ` of the discounted game the strategies are first sought in (much
 /// closer to 1 and the closed form of long cycles loses the precision that
@@ -122,6 +121,9 @@ pub struct Stats {
     /// Closing checks (a whole evaluation and whole passes) that still
     /// found a switch: 0 unless the partial rounds missed one.
     pub repairs: u64,
+    /// A bound on the rounding error of the last exact evaluation (from its
+    /// longest path and cycles; part of the proven error).
+    pub arithmetic: f64,
     /// Largest difference between what the first player's strategy
     /// guarantees and what the best reply to it gets, over all positions (0
     /// up to rounding when the strategies are optimal).
@@ -603,6 +605,71 @@ impl<'a> Group<'a> {
             }
         }
         self.val = val;
+    }
+
+    /// A bound on the rounding error of the values the current strategies
+    /// give (as `evaluate_all` computes them). A step `v = a − w · v'` (all
+    /// three at most 1 in size, `w ≤ 1`) adds at most `8u` to the error it
+    /// carries; a cycle of `k` steps solved in closed form `α / (1 − β)`
+    /// adds at most `((9k + 1) / (1 − β) + 8k) u` (`α` and `β` are `k` steps
+    /// of such arithmetic); a cycle that never stops is exactly 0.
+    fn arithmetic_bound(&self) -> f64 {
+        let n = self.n;
+        let live = |x: usize| self.kind[if x < n { x } else { x - n }] == LIVE;
+        // The bound per node in units of roundoff; NaN: not yet known.
+        let mut err = vec![f64::NAN; 2 * n];
+        let mut on_path = vec![false; 2 * n];
+        let mut path: Vec<u32> = Vec::new();
+        let mut worst = 0f64;
+        for s in 0..2 * n {
+            if !live(s) || !err[s].is_nan() {
+                continue;
+            }
+            path.clear();
+            let mut x = s;
+            let mut end = 0.0;
+            loop {
+                if !live(x) {
+                    break;
+                }
+                if !err[x].is_nan() {
+                    end = err[x];
+                    break;
+                }
+                if on_path[x] {
+                    let j = path.iter().rposition(|&p| p as usize == x).expect("on the path");
+                    let cyc = &path[j..];
+                    let k = cyc.len() as f64;
+                    let beta = cyc.iter().map(|&c| -self.stay(self.coef(c as usize).1)).product::<f64>();
+                    let weightless =
+                        self.lambda == 1.0 && cyc.iter().all(|&c| self.stay(self.coef(c as usize).1) == 1.0);
+                    let e = if weightless { 0.0 } else { (9.0 * k + 1.0) / (1.0 - beta) + 8.0 * k };
+                    for &c in cyc {
+                        err[c as usize] = e;
+                        on_path[c as usize] = false;
+                    }
+                    path.truncate(j);
+                    end = e;
+                    break;
+                }
+                let (_, b) = self.coef(x);
+                if b == 0 {
+                    err[x] = 8.0;
+                    end = 8.0;
+                    break;
+                }
+                on_path[x] = true;
+                path.push(x as u32);
+                x = self.succ(x);
+            }
+            for &p in path.iter().rev() {
+                end += 8.0;
+                err[p as usize] = end;
+                on_path[p as usize] = false;
+            }
+            worst = worst.max(err[s]);
+        }
+        worst * UNIT
     }
 
     /// Values on a cycle `c0 → c1 → … → c0` of the functional graph, each
@@ -1102,7 +1169,8 @@ impl<'a> Group<'a> {
             );
         }
         obs.finish();
-        let error = succ_error + ARITH + GRID_HALF_STEP + self.stats.gap;
+        self.stats.arithmetic = self.arithmetic_bound();
+        let error = succ_error + self.stats.arithmetic + GRID_HALF_STEP + self.stats.gap;
         let stats = self.stats;
         let n = self.n;
         let Group { ix, base, kind, mut val, rank, .. } = self;
