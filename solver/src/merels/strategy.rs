@@ -87,6 +87,14 @@ const CAN_STAY: u8 = 8;
 /// far above the rounding of the exact evaluation).
 const TOL: f64 = 1e-11;
 
+/// Marks of the nodes in an evaluation (`Group::mark`, all `KEEP` between
+/// evaluations): value known and kept, to evaluate, on the path being
+/// followed, evaluated.
+const KEEP: u8 = 0;
+const TO_DO: u8 = 1;
+const ON_PATH: u8 = 2;
+const DONE: u8 = 3;
+
 /// The unit roundoff of `f64`.
 const UNIT: f64 = f64::EPSILON / 2.0;
 
@@ -479,14 +487,14 @@ impl<'a> Group<'a> {
     /// sends its parents to the next pass of the other side.
     fn evaluate_switched(&mut self) {
         let n = self.n;
-        // 0: keeps its value; 1: to recompute; 2: on the current path; 3: done.
         let mut mark = std::mem::take(&mut self.mark);
         let mut todo = std::mem::take(&mut self.switched);
-        // A node switched twice is taken once.
+        // Nodes found are marked `ON_PATH` until all are found, then `TO_DO`;
+        // a node switched twice is taken once.
         let mut nodes: Vec<u32> = Vec::with_capacity(todo.len());
         for &g in &todo {
-            if mark[g as usize] == 0 {
-                mark[g as usize] = 2;
+            if mark[g as usize] == KEEP {
+                mark[g as usize] = ON_PATH;
                 nodes.push(g);
             }
         }
@@ -499,57 +507,26 @@ impl<'a> Group<'a> {
             let other = 1 - side;
             for &p in self.parents(c) {
                 let g = other * n + p as usize;
-                if mark[g] == 0 && self.next[g] == c as u32 && self.coef(g).1 != 0 {
-                    mark[g] = 2;
+                if mark[g] == KEEP && self.next[g] == c as u32 && self.coef(g).1 != 0 {
+                    mark[g] = ON_PATH;
                     nodes.push(g as u32);
                 }
             }
         }
         for &g in &nodes {
-            mark[g as usize] = 1;
+            mark[g as usize] = TO_DO;
         }
         let old: Vec<f64> = nodes.iter().map(|&g| self.val[g as usize]).collect();
         let mut val = std::mem::take(&mut self.val);
         let mut path: Vec<(u32, f64, f64)> = Vec::new();
         for &s in &nodes {
-            if mark[s as usize] != 1 {
-                continue;
-            }
-            path.clear();
-            let mut x = s as usize;
-            loop {
-                if mark[x] == 0 || mark[x] == 3 {
-                    break;
-                }
-                if mark[x] == 2 {
-                    let j = path.iter().rposition(|p| p.0 as usize == x).expect("on the path");
-                    self.solve_cycle(&path[j..], &mut val);
-                    for c in &path[j..] {
-                        mark[c.0 as usize] = 3;
-                    }
-                    break;
-                }
-                let (a, b) = self.coef(x);
-                if b == 0 {
-                    val[x] = a;
-                    mark[x] = 3;
-                    break;
-                }
-                mark[x] = 2;
-                path.push((x as u32, a, self.stay(b)));
-                x = self.succ(x);
-            }
-            for &(p, a, w) in path.iter().rev() {
-                let p = p as usize;
-                if mark[p] != 3 {
-                    val[p] = a - w * val[self.succ(p)];
-                    mark[p] = 3;
-                }
+            if mark[s as usize] == TO_DO {
+                self.walk(s as usize, &mut mark, &mut val, &mut path);
             }
         }
         self.val = val;
         for (k, &g) in nodes.iter().enumerate() {
-            mark[g as usize] = 0;
+            mark[g as usize] = KEEP;
             if self.val[g as usize].to_bits() != old[k].to_bits() {
                 self.changed(g as usize);
             }
@@ -561,50 +538,58 @@ impl<'a> Group<'a> {
 
     fn evaluate_all(&mut self) {
         let n = self.n;
-        let total = 2 * n;
-        let live = |x: usize| self.kind[if x < n { x } else { x - n }] == LIVE;
-        // 0 new, 1 on the current path, 2 done.
-        let mut seen = vec![0u8; total];
-        // The current path: node, `a` and the weight of its successor.
+        let mut mark = std::mem::take(&mut self.mark);
+        for (g, m) in mark.iter_mut().enumerate() {
+            *m = if self.kind[if g < n { g } else { g - n }] == LIVE { TO_DO } else { KEEP };
+        }
         let mut path: Vec<(u32, f64, f64)> = Vec::new();
         let mut val = std::mem::take(&mut self.val);
-        for s in 0..total {
-            if seen[s] == 2 || !live(s) {
-                continue;
-            }
-            path.clear();
-            let mut x = s;
-            loop {
-                if seen[x] == 2 || !live(x) {
-                    break;
-                }
-                if seen[x] == 1 {
-                    let j = path.iter().rposition(|p| p.0 as usize == x).expect("on the path");
-                    self.solve_cycle(&path[j..], &mut val);
-                    for c in &path[j..] {
-                        seen[c.0 as usize] = 2;
-                    }
-                    break;
-                }
-                let (a, b) = self.coef(x);
-                if b == 0 {
-                    val[x] = a;
-                    seen[x] = 2;
-                    break;
-                }
-                seen[x] = 1;
-                path.push((x as u32, a, self.stay(b)));
-                x = self.succ(x);
-            }
-            for &(p, a, w) in path.iter().rev() {
-                let p = p as usize;
-                if seen[p] != 2 {
-                    val[p] = a - w * val[self.succ(p)];
-                    seen[p] = 2;
-                }
+        for s in 0..2 * n {
+            if mark[s] == TO_DO {
+                self.walk(s, &mut mark, &mut val, &mut path);
             }
         }
+        mark.fill(KEEP);
         self.val = val;
+        self.mark = mark;
+    }
+
+    /// Evaluates node `s` and every node after it under the strategies that
+    /// is still to do (`mark`): along its path until a node whose value is
+    /// known (`KEEP`, `DONE`) or fixed (an exit after both throws), or
+    /// around the cycle it closes (in closed form); then back along the path.
+    fn walk(&self, s: usize, mark: &mut [u8], val: &mut [f64], path: &mut Vec<(u32, f64, f64)>) {
+        path.clear();
+        let mut x = s;
+        loop {
+            if mark[x] == KEEP || mark[x] == DONE {
+                break;
+            }
+            if mark[x] == ON_PATH {
+                let j = path.iter().rposition(|p| p.0 as usize == x).expect("on the path");
+                self.solve_cycle(&path[j..], val);
+                for c in &path[j..] {
+                    mark[c.0 as usize] = DONE;
+                }
+                break;
+            }
+            let (a, b) = self.coef(x);
+            if b == 0 {
+                val[x] = a;
+                mark[x] = DONE;
+                break;
+            }
+            mark[x] = ON_PATH;
+            path.push((x as u32, a, self.stay(b)));
+            x = self.succ(x);
+        }
+        for &(p, a, w) in path.iter().rev() {
+            let p = p as usize;
+            if mark[p] != DONE {
+                val[p] = a - w * val[self.succ(p)];
+                mark[p] = DONE;
+            }
+        }
     }
 
     /// A bound on the rounding error of the values the current strategies
