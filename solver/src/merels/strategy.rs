@@ -32,13 +32,24 @@
 //!
 //! One improvement pass can stop short where play may loop: a side behind
 //! (value < 0) that could hold a loop among equally good moves, and so get
-//! 0, sees no strictly better move. After each side's strategy stops
-//! improving, the loops it can hold while behind (the greatest set of
-//! positions where it has an equally good in-group move staying in the set
-//! and the other side's strategy stays in it too) are found, and it is
-//! switched to hold them. When neither improves nor holds, `v = F(v)`, the
-//! second player's reply is best against the first player's strategy and
-//! the first player's strategy is best: the values are the game's.
+//! 0, sees no strictly better move. The reply is a one-player problem: after
+//! it stops improving, the loops the second player can hold while behind
+//! (the greatest set of positions where it has an equally good in-group
+//! move staying in the set and the first player's strategy stays in it too)
+//! are found, and it is switched to hold them; this raises its values, so
+//! the reply ends at the best one. The first player's strict improvements
+//! raise what its strategy guarantees, but its own holds need not (the reply
+//! may leave a held loop for an equal exit and the two can turn in circles),
+//! so it holds loops only through the discounted game: there a loop is worth
+//! 0 and every improvement is one. The strategies are sought first with
+//! `1 − λ = 10⁻⁴`, then improved in the game itself; when the first
+//! player's guarantee and the best reply's value still differ, the discount
+//! is made smaller (`10⁻⁷`) and the search begins again from the
+//! strategies reached: for a small enough discount the optimal strategies of
+//! the discounted game are optimal in the game itself (Blackwell). When the
+//! two agree, `v = F(v)`, the second player's reply is best against the
+//! first player's strategy and that strategy is best: the values are the
+//! game's.
 //!
 //! # Only what changed
 //! After the first rounds most of a round's work would repeat the last: a
@@ -83,9 +94,10 @@ const HAS_KIDS: u8 = 4;
 /// any exit after either throw.
 const CAN_STAY: u8 = 8;
 
-/// Two values closer than this are equally good (far below the grid step,
-/// far above the rounding of the exact evaluation).
-const TOL: f64 = 1e-11;
+/// Two values closer than this are equally good (below the grid step, far
+/// above the rounding of the exact evaluation, which reaches a few 1e-11 on
+/// the long cycles of flying men).
+const TOL: f64 = 1e-10;
 
 /// Marks of the nodes in an evaluation (`Group::mark`, all `KEEP` between
 /// evaluations): value known and kept, to evaluate, on the path being
@@ -98,10 +110,17 @@ const DONE: u8 = 3;
 /// The unit roundoff of `f64`.
 const UNIT: f64 = f64::EPSILON / 2.0;
 
-/// `1 − λ` of the discounted game the strategies are first sought in (much
-/// closer to 1 and the closed form of long cycles loses the precision that
-/// tells a better move from an equal one).
-const DISCOUNT: f64 = 1e-3;
+/// `1 − λ` of the discounted games the strategies are sought in, in turn,
+/// until they are optimal in the game itself: the first is enough for every
+/// group of nine men's morris up to 8 men and for most of six's, the second
+/// for the rest (closer to 1 and what the discount tells apart would be lost
+/// in the tolerance `TOL`).
+const DISCOUNTS: [f64; 2] = [1e-4, 1e-7];
+
+/// The first player's guarantee and the best reply's value agree within
+/// this when the strategies are optimal (they differ by rounding and by
+/// choices within `TOL`).
+const GAP_OK: f64 = 1e-8;
 
 /// Most interval-iteration sweeps of the warm start: a few settle the
 /// positions near the exits; more cost more than the (partial) rounds they
@@ -132,6 +151,9 @@ pub struct Stats {
     /// A bound on the rounding error of the last exact evaluation (from its
     /// longest path and cycles; part of the proven error).
     pub arithmetic: f64,
+    /// Discounted searches begun (one unless the first discount's
+    /// strategies were not optimal in the game itself).
+    pub discounts: u64,
     /// Largest difference between what the first player's strategy
     /// guarantees and what the best reply to it gets, over all positions (0
     /// up to rounding when the strategies are optimal).
@@ -675,7 +697,16 @@ impl<'a> Group<'a> {
             alpha = a - w * alpha;
             beta *= -w;
         }
-        val[cyc[0].0 as usize] = alpha / (1.0 - beta);
+        // Near 1 (a long cycle that leaves only by the discount) `1 − β`
+        // comes from the logarithms, not from a difference of nearly equal
+        // numbers. `α` is 0 unless some node of the cycle exits after a throw,
+        // and then `1 − β` is at least that throw's chance: the quotient keeps
+        // its precision.
+        let mut d = 1.0 - beta;
+        if d < 0.5 {
+            d = -cyc.iter().map(|c| c.2.ln()).sum::<f64>().exp_m1();
+        }
+        val[cyc[0].0 as usize] = alpha / d;
         for &(c, a, w) in cyc[1..].iter().rev() {
             let c = c as usize;
             val[c] = a - w * val[self.succ(c)];
@@ -1068,7 +1099,7 @@ impl<'a> Group<'a> {
 
     /// Hoffman–Karp at the current discount: the second player's best reply,
     /// then one improvement of the first player's strategy, until neither
-    /// changes (holding loops only in the undiscounted game).
+    /// changes (the reply holding loops in the undiscounted game).
     fn iterate(&mut self, trace: bool, obs: &dyn Observer) {
         let holds = self.lambda == 1.0;
         loop {
@@ -1089,53 +1120,68 @@ impl<'a> Group<'a> {
             if trace {
                 eprintln!("first round {}: {s} switched, residual {:.2e}", self.stats.rounds, self.stats.residual);
             }
-            if s > 0 || (holds && self.hold(FIRST)) {
-                continue;
+            if s == 0 {
+                break;
             }
-            break;
         }
+    }
+
+    /// The largest difference between the first player's and the second
+    /// player's value of a position.
+    fn gap(&self) -> f64 {
+        let n = self.n;
+        (0..n)
+            .into_par_iter()
+            .filter(|&p| self.kind[p] == LIVE)
+            .map(|p| (self.val[p] - self.val[n + p]).abs())
+            .reduce(|| 0.0, f64::max)
     }
 
     /// Iterates to optimal strategies and returns the group's tables with
     /// their progress ranks.
     pub fn run(mut self, succ_error: f64, obs: &dyn Observer) -> (Vec<Table>, Stats) {
         let trace = std::env::var_os("LUDUS_TRACE").is_some();
-        self.lambda = 1.0 - DISCOUNT;
+        self.lambda = 1.0 - DISCOUNTS[0];
         self.warm_start(obs);
         obs.begin("strategy iteration (rounds)", 0);
         if trace {
             eprintln!("warm start: {} sweeps", self.stats.warm);
         }
-        // First in the discounted game, where every improvement is an
-        // improvement and play that loops is worth nothing by itself; then in
-        // the game itself, from those strategies.
-        for lambda in [1.0 - DISCOUNT, 1.0] {
-            self.lambda = lambda;
-            self.whole = true;
-            self.iterate(trace, obs);
-        }
-        // A whole evaluation and whole passes of both sides close it: the
-        // first round that switches nothing ends it.
-        loop {
-            self.whole = true;
-            let rounds = self.stats.rounds;
-            let holds = self.stats.holds;
-            self.iterate(trace, obs);
-            if self.stats.rounds == rounds + 2 && self.stats.holds == holds {
+        for discount in DISCOUNTS {
+            self.stats.discounts += 1;
+            // First in the discounted game, where every improvement is an
+            // improvement and play that loops is worth nothing by itself; then
+            // in the game itself, from those strategies.
+            for lambda in [1.0 - discount, 1.0] {
+                self.lambda = lambda;
+                self.whole = true;
+                self.iterate(trace, obs);
+            }
+            // A whole evaluation and whole passes of both sides close it: the
+            // first round that switches nothing ends it.
+            loop {
+                self.whole = true;
+                let rounds = self.stats.rounds;
+                let holds = self.stats.holds;
+                self.iterate(trace, obs);
+                if self.stats.rounds == rounds + 2 && self.stats.holds == holds {
+                    break;
+                }
+                self.stats.repairs += 1;
+            }
+            // The first player's values are what its strategy guarantees
+            // against any reply, the second player's what a side gets at most
+            // against that strategy: the game's value lies between them.
+            self.stats.gap = self.gap();
+            if trace {
+                eprintln!("discount {discount:e}: gap between the sides {:.2e}", self.stats.gap);
+            }
+            if self.stats.gap <= GAP_OK {
                 break;
             }
-            self.stats.repairs += 1;
         }
         self.rank_progress();
-        // The first player's values are what its strategy guarantees against
-        // any reply, the second player's what a side gets at most against
-        // that strategy: the game's value lies between them.
         let n = self.n;
-        self.stats.gap = (0..n)
-            .into_par_iter()
-            .filter(|&p| self.kind[p] == LIVE)
-            .map(|p| (self.val[p] - self.val[n + p]).abs())
-            .reduce(|| 0.0, f64::max);
         if trace {
             eprintln!(
                 "{n} positions, {} in-group children: rounds {}, holds {}, gap between the sides {:.2e}; seconds warm {:.2} evaluate {:.2} \
