@@ -69,11 +69,10 @@
 
 use engine::merels::{Action, Blocked, Rules, State, Throw};
 use rayon::prelude::*;
-use smallvec::SmallVec;
 
 use super::index::Indexer;
 use super::known::Known;
-use super::observer::Observer;
+use super::observer::{Observer, Silent};
 use super::sector::Sector;
 use super::table::{Meta, Table, Values};
 use super::value::{CODE_UNUSED, GRID_HALF_STEP, TIE, from_code, neg_code, to_code};
@@ -126,7 +125,7 @@ const GAP_OK: f64 = 1e-8;
 /// Most interval-iteration sweeps of the warm start: a few settle the
 /// positions near the exits; more cost more than the (partial) rounds they
 /// save.
-const WARM_SWEEPS: u64 = 16;
+const WARM_SWEEPS: u64 = 4;
 
 /// Progress and effort of one group's solve.
 #[derive(Clone, Copy, Debug, Default)]
@@ -171,14 +170,14 @@ pub struct Stats {
 /// replies.
 pub const FIRST: usize = 0;
 
-/// One position as built: kind, exits, first strategy and in-group children.
+/// One position as built: kind, exits and first strategy (its in-group
+/// children go to the group's lists).
 struct Built {
     kind: u8,
     en: u32,
     es: u32,
     next: u32,
     mode: u8,
-    kids: SmallVec<[u32; 16]>,
 }
 pub const SECOND: usize = 1;
 
@@ -193,12 +192,9 @@ pub struct Group<'a> {
     /// Best exit codes for the side to move after a normal / special throw.
     en: Vec<u32>,
     es: Vec<u32>,
-    /// In-group children of position `p`: `kids[start[p]..start[p + 1]]`.
-    start: Vec<u64>,
-    kids: Vec<u32>,
-    /// In-group parents of position `c`: `parents[up[c]..up[c + 1]]`.
-    up: Vec<u64>,
-    parents: Vec<u32>,
+    /// In-group children of each position, and in-group parents.
+    kids: Lists<u32>,
+    parents: Lists<u32>,
     /// Nodes whose choice changed since the last evaluation, and whether the
     /// next evaluation must be whole (after the values were set otherwise).
     switched: Vec<u32>,
@@ -248,10 +244,8 @@ impl<'a> Group<'a> {
             kind: vec![UNUSED; n],
             en: vec![NONE; n],
             es: vec![NONE; n],
-            start: Vec::with_capacity(n + 1),
-            kids: Vec::new(),
-            up: Vec::new(),
-            parents: Vec::new(),
+            kids: Lists::default(),
+            parents: Lists::default(),
             switched: Vec::new(),
             whole: true,
             dirty: [Vec::new(), Vec::new()],
@@ -269,23 +263,10 @@ impl<'a> Group<'a> {
             stats: Stats::default(),
         };
         obs.begin("strategy iteration: exits", n as u64);
-        let chunk = 1 << 14;
         let this = &g;
-        let built: Vec<Vec<Built>> = (0..n.div_ceil(chunk))
-            .into_par_iter()
-            .map(|c| {
-                let lo = c * chunk;
-                let hi = (lo + chunk).min(n);
-                let v = (lo..hi).map(|id| this.build(known, id)).collect();
-                obs.advance((hi - lo) as u64);
-                v
-            })
-            .collect();
+        let (kids, built) = Lists::build(n, |id, kids| this.build(known, id, kids), obs);
         obs.finish();
-        g.start.push(0);
-        for (p, Built { kind: k, en, es, next, mode, kids }) in built.into_iter().flatten().enumerate() {
-            g.kids.extend_from_slice(&kids);
-            g.start.push(g.kids.len() as u64);
+        for (p, Built { kind: k, en, es, next, mode }) in built.into_iter().enumerate() {
             g.kind[p] = k;
             g.en[p] = en;
             g.es[p] = es;
@@ -295,24 +276,8 @@ impl<'a> Group<'a> {
                 g.val[side * n + p] = if k == FIXED { -1.0 } else { 0.0 };
             }
         }
-        // The parents, by counting.
-        let mut up = vec![0u64; n + 1];
-        for &c in &g.kids {
-            up[c as usize + 1] += 1;
-        }
-        for c in 0..n {
-            up[c + 1] += up[c];
-        }
-        let mut fill = up.clone();
-        let mut parents = vec![0u32; g.kids.len()];
-        for p in 0..n {
-            for &c in g.kids(p) {
-                parents[fill[c as usize] as usize] = p as u32;
-                fill[c as usize] += 1;
-            }
-        }
-        g.up = up;
-        g.parents = parents;
+        g.parents = kids.reverse(n, |&c| c as usize);
+        g.kids = kids;
         g.mark_all_dirty();
         g
     }
@@ -333,7 +298,7 @@ impl<'a> Group<'a> {
     /// The in-group parents of a position.
     #[inline]
     fn parents(&self, c: usize) -> &[u32] {
-        &self.parents[self.up[c] as usize..self.up[c + 1] as usize]
+        self.parents.get(c)
     }
 
     /// Every position with in-group children is examined by each side's
@@ -344,7 +309,7 @@ impl<'a> Group<'a> {
             self.dirty[side].clear();
         }
         for p in 0..n {
-            let has = self.kind[p] == LIVE && self.start[p + 1] > self.start[p];
+            let has = self.kind[p] == LIVE && !self.kids(p).is_empty();
             self.flag[p] = if has { 3 } else { 0 };
             if has {
                 for side in [FIRST, SECOND] {
@@ -361,8 +326,8 @@ impl<'a> Group<'a> {
         let n = self.n;
         let (side, c) = if g < n { (FIRST, g) } else { (SECOND, g - n) };
         let bit = 1u8 << (1 - side);
-        for j in self.up[c] as usize..self.up[c + 1] as usize {
-            let p = self.parents[j] as usize;
+        for &p in self.parents.get(c) {
+            let p = p as usize;
             if self.flag[p] & bit == 0 {
                 self.flag[p] |= bit;
                 self.dirty[1 - side].push(p as u32);
@@ -399,13 +364,15 @@ impl<'a> Group<'a> {
         Some((self.base[slot] + self.ix[slot].index(st)) as u32)
     }
 
-    fn build(&self, known: &Known, id: usize) -> Built {
-        let empty = |kind| Built { kind, en: NONE, es: NONE, next: NONE, mode: 0, kids: SmallVec::new() };
+    /// Position `id` as built, its in-group children (ascending, each once)
+    /// appended to `kids`.
+    fn build(&self, known: &Known, id: usize, kids: &mut Vec<u32>) -> Built {
+        let empty = |kind| Built { kind, en: NONE, es: NONE, next: NONE, mode: 0 };
         let Some(st) = self.state(id) else { return empty(UNUSED) };
         if self.rules.lost(&st) {
             return empty(FIXED);
         }
-        let mut kids: SmallVec<[u32; 16]> = SmallVec::new();
+        let from = kids.len();
         let (mut en, mut leap) = (NONE, NONE);
         let (mut normal_any, mut special_any) = (false, false);
         let mut first = NONE;
@@ -460,15 +427,22 @@ impl<'a> Group<'a> {
             }
         }
         let next = if mode & (STAY_N | STAY_S) != 0 { first } else { NONE };
-        kids.sort_unstable();
-        kids.dedup();
-        Built { kind: LIVE, en, es, next, mode, kids }
+        kids[from..].sort_unstable();
+        let mut last = from;
+        for k in from..kids.len() {
+            if k == from || kids[k] != kids[last - 1] {
+                kids[last] = kids[k];
+                last += 1;
+            }
+        }
+        kids.truncate(last);
+        Built { kind: LIVE, en, es, next, mode }
     }
 
     /// The in-group children of a position.
     #[inline]
     fn kids(&self, p: usize) -> &[u32] {
-        &self.kids[self.start[p] as usize..self.start[p + 1] as usize]
+        self.kids.get(p)
     }
 
     /// `v = a − b · v(successor)` at a node under its strategy, `b` in 72nds.
@@ -878,46 +852,37 @@ impl<'a> Group<'a> {
         if cand.is_empty() {
             return false;
         }
-        let mut slot = fxhash::FxHashMap::default();
-        for (j, &p) in cand.iter().enumerate() {
-            slot.insert(p, j as u32);
-        }
+        let slot = Members::new(n, &cand);
         // For each candidate, its equally good children that stay and lead
         // back to a candidate: (child, candidate slot it leads to).
-        let links: Vec<Vec<(u32, u32)>> = cand
-            .par_iter()
-            .map(|&p| {
-                let g = side * n + p as usize;
-                let v = self.val[g];
-                let mut out = Vec::new();
-                for &c in self.kids(p as usize) {
+        let m = cand.len();
+        let (links, _) = Lists::build(
+            m,
+            |j, out| {
+                let p = cand[j] as usize;
+                let v = self.val[side * n + p];
+                for &c in self.kids(p) {
                     let cg = other * n + c as usize;
                     if -self.val[cg] >= v - TOL
                         && stays(c as usize)
-                        && let Some(&j) = slot.get(&self.next[cg])
+                        && let Some(t) = slot.slot(self.next[cg])
                     {
-                        out.push((c, j));
+                        out.push((c, t));
                     }
                 }
-                out
-            })
-            .collect();
+            },
+            &Silent,
+        );
         // Greatest fixpoint: drop candidates with no link into the set.
-        let m = cand.len();
         let mut alive = vec![true; m];
-        let mut count: Vec<u32> = links.iter().map(|l| l.len() as u32).collect();
-        let mut back: Vec<Vec<u32>> = vec![Vec::new(); m];
-        for (j, l) in links.iter().enumerate() {
-            for &(_, t) in l {
-                back[t as usize].push(j as u32);
-            }
-        }
+        let mut count: Vec<u32> = (0..m).map(|j| links.get(j).len() as u32).collect();
+        let back = links.reverse(m, |&(_, t)| t as usize);
         let mut stack: Vec<u32> = (0..m as u32).filter(|&j| count[j as usize] == 0).collect();
         for &j in &stack {
             alive[j as usize] = false;
         }
         while let Some(t) = stack.pop() {
-            for &j in &back[t as usize] {
+            for &j in back.get(t as usize) {
                 let j = j as usize;
                 if alive[j] {
                     count[j] -= 1;
@@ -934,7 +899,7 @@ impl<'a> Group<'a> {
                 continue;
             }
             let g = side * n + cand[j] as usize;
-            let (c, _) = *links[j].iter().find(|&&(_, t)| alive[t as usize]).expect("a link in the set");
+            let (c, _) = *links.get(j).iter().find(|&&(_, t)| alive[t as usize]).expect("a link in the set");
             if self.next[g] != c || self.mode[g] & both != both {
                 self.next[g] = c;
                 self.mode[g] |= both;
@@ -975,51 +940,44 @@ impl<'a> Group<'a> {
             })
             .collect();
         let cand: Vec<u32> = info.iter().map(|c| c.0).collect();
-        let mut slot = fxhash::FxHashMap::default();
-        for (j, &p) in cand.iter().enumerate() {
-            slot.insert(p, j as u32);
-        }
-        let kids: Vec<(Vec<u32>, bool)> = info
-            .par_iter()
-            .map(|&(p, v)| {
-                let mut inside = Vec::new();
+        let slot = Members::new(n, &cand);
+        let m = cand.len();
+        // Each candidate's equally good children among the candidates (each
+        // once, as the children are), and whether it has one outside them.
+        let (inside, outside) = Lists::build(
+            m,
+            |j, inside| {
+                let (p, v) = info[j];
                 let mut outside = false;
                 for &c in self.kids(p as usize) {
                     if -val[c as usize] >= v - TIE {
-                        match slot.get(&c) {
-                            Some(&j) => inside.push(j),
+                        match slot.slot(c) {
+                            Some(t) => inside.push(t),
                             None => outside = true,
                         }
                     }
                 }
-                inside.sort_unstable();
-                inside.dedup();
-                (inside, outside)
-            })
-            .collect();
-        let m = cand.len();
+                outside
+            },
+            &Silent,
+        );
         let ahead: Vec<bool> = info.iter().map(|c| c.1 > 0.0).collect();
-        let mut parents: Vec<Vec<u32>> = vec![Vec::new(); m];
-        for (j, (inside, _)) in kids.iter().enumerate() {
-            for &c in inside {
-                parents[c as usize].push(j as u32);
-            }
-        }
+        let parents = inside.reverse(m, |&c| c as usize);
         const INF: u32 = u32::MAX;
         let mut rank = vec![INF; m];
-        let mut waiting: Vec<u32> = kids.iter().map(|k| k.0.len() as u32).collect();
+        let mut waiting: Vec<u32> = (0..m).map(|j| inside.get(j).len() as u32).collect();
         let mut queue = std::collections::VecDeque::new();
-        for (j, (inside, outside)) in kids.iter().enumerate() {
+        for j in 0..m {
             // The side ahead progresses through a child that must exit now
             // and then; the side behind when all its children progress.
-            if (ahead[j] && *outside) || (!ahead[j] && inside.is_empty()) {
+            if (ahead[j] && outside[j]) || (!ahead[j] && inside.get(j).is_empty()) {
                 rank[j] = 1;
                 queue.push_back(j as u32);
             }
         }
         while let Some(c) = queue.pop_front() {
             let c = c as usize;
-            for &p in &parents[c] {
+            for &p in parents.get(c) {
                 let p = p as usize;
                 if rank[p] != INF {
                     continue;
@@ -1224,7 +1182,7 @@ impl<'a> Group<'a> {
             eprintln!(
                 "{n} positions, {} in-group children: rounds {}, holds {}, gap between the sides {:.2e}; seconds warm {:.2} evaluate {:.2} \
                  improve {:.2} hold {:.2}; ranked {} (largest {}), stuck {}",
-                self.kids.len(),
+                self.kids.items.len(),
                 self.stats.rounds,
                 self.stats.holds,
                 self.stats.gap,
@@ -1260,6 +1218,40 @@ impl<'a> Group<'a> {
     }
 }
 
+/// A set of positions with each member's place in ascending order: a bit
+/// per position and the count of members before each word (about 0.19
+/// bytes per position).
+struct Members {
+    bits: Vec<u64>,
+    before: Vec<u32>,
+}
+
+impl Members {
+    /// The set of `members` (ascending) among positions `0..n`.
+    fn new(n: usize, members: &[u32]) -> Members {
+        debug_assert!(members.is_sorted(), "members in position order");
+        let mut bits = vec![0u64; n.div_ceil(64)];
+        for &p in members {
+            bits[p as usize / 64] |= 1 << (p % 64);
+        }
+        let mut before = Vec::with_capacity(bits.len());
+        let mut count = 0u32;
+        for w in &bits {
+            before.push(count);
+            count += w.count_ones();
+        }
+        Members { bits, before }
+    }
+
+    /// The place of position `p` among the members, if it is one.
+    #[inline]
+    fn slot(&self, p: u32) -> Option<u32> {
+        let (w, b) = (p as usize / 64, p % 64);
+        let word = *self.bits.get(w)?;
+        (word >> b & 1 == 1).then(|| self.before[w] + (word & ((1u64 << b) - 1)).count_ones())
+    }
+}
+
 /// The strategy of one node after an improvement pass: each throw's choice
 /// switches only to a strictly better one (an exit on a tie).
 #[inline]
@@ -1286,6 +1278,81 @@ fn choose(mode: u8, cur: u32, arg: u32, best: f64, kids_val: &[f64], lambda: f64
     }
     let next = if m & (STAY_N | STAY_S) != 0 { arg } else { NONE };
     (m, next)
+}
+
+/// Lists of items, one list per owner, stored flat: owner `j`'s items are
+/// `items[off[j]..off[j + 1]]`.
+#[derive(Default)]
+struct Lists<T> {
+    off: Vec<usize>,
+    items: Vec<T>,
+}
+
+impl<T: Copy + Send + Sync> Lists<T> {
+    /// The lists `f` appends for owners `0..owners` (in parallel, in
+    /// blocks), with what it returns for each owner; `obs` advances per
+    /// block.
+    fn build<A: Send>(
+        owners: usize,
+        f: impl Fn(usize, &mut Vec<T>) -> A + Sync,
+        obs: &dyn Observer,
+    ) -> (Lists<T>, Vec<A>) {
+        const BLOCK: usize = 1 << 14;
+        let blocks: Vec<(Vec<A>, Vec<u32>, Vec<T>)> = (0..owners.div_ceil(BLOCK))
+            .into_par_iter()
+            .map(|b| {
+                let range = b * BLOCK..((b + 1) * BLOCK).min(owners);
+                let (mut out, mut len, mut items) = (Vec::with_capacity(range.len()), Vec::new(), Vec::new());
+                obs.advance(range.len() as u64);
+                for j in range {
+                    let before = items.len();
+                    out.push(f(j, &mut items));
+                    len.push((items.len() - before) as u32);
+                }
+                (out, len, items)
+            })
+            .collect();
+        let total = blocks.iter().map(|b| b.2.len()).sum();
+        let mut lists = Lists { off: Vec::with_capacity(owners + 1), items: Vec::with_capacity(total) };
+        let mut out = Vec::with_capacity(owners);
+        lists.off.push(0);
+        for (o, len, items) in blocks {
+            out.extend(o);
+            for l in len {
+                lists.off.push(lists.off[lists.off.len() - 1] + l as usize);
+            }
+            lists.items.extend_from_slice(&items);
+        }
+        (lists, out)
+    }
+
+    /// Owner `j`'s items.
+    #[inline]
+    fn get(&self, j: usize) -> &[T] {
+        &self.items[self.off[j]..self.off[j + 1]]
+    }
+
+    /// For each of `m` targets, the owners whose lists hold an item naming
+    /// it (by `target`), in owner order.
+    fn reverse(&self, m: usize, target: impl Fn(&T) -> usize) -> Lists<u32> {
+        let mut off = vec![0usize; m + 1];
+        for it in &self.items {
+            off[target(it) + 1] += 1;
+        }
+        for t in 0..m {
+            off[t + 1] += off[t];
+        }
+        let mut fill = off[..m].to_vec();
+        let mut items = vec![0u32; self.items.len()];
+        for j in 0..self.off.len().saturating_sub(1) {
+            for it in self.get(j) {
+                let t = target(it);
+                items[fill[t]] = j as u32;
+                fill[t] += 1;
+            }
+        }
+        Lists { off, items }
+    }
 }
 
 #[cfg(test)]
@@ -1332,5 +1399,38 @@ mod tests {
         // in the discounted game.
         let (m, _) = choose(HAS_KIDS, NONE, 1, -0.9 * KV[1], &KV, 0.9, to_code(0.58), to_code(0.58));
         assert_eq!(m, HAS_KIDS);
+    }
+
+    proptest::proptest! {
+        /// A member's slot is its place in the sorted list; others have none.
+        #[test]
+        fn members_find_their_place(mut set in proptest::collection::vec(0u32..700, 0..200), n in 700usize..900) {
+            set.sort_unstable();
+            set.dedup();
+            let members = Members::new(n, &set);
+            for p in 0..n as u32 + 70 {
+                proptest::prop_assert_eq!(members.slot(p), set.binary_search(&p).ok().map(|j| j as u32));
+            }
+        }
+
+        /// Built lists hold what each owner appended; reversed, each target
+        /// lists the owners naming it, in order, as often as they name it.
+        #[test]
+        fn lists_build_and_reverse(lists in proptest::collection::vec(proptest::collection::vec(0u32..40, 0..7), 0..40_000)) {
+            let (built, sizes) = Lists::build(lists.len(), |j, out| {
+                out.extend_from_slice(&lists[j]);
+                lists[j].len()
+            }, &Silent);
+            for (j, l) in lists.iter().enumerate() {
+                proptest::prop_assert_eq!(built.get(j), &l[..]);
+                proptest::prop_assert_eq!(sizes[j], l.len());
+            }
+            let back = built.reverse(40, |&t| t as usize);
+            for t in 0..40u32 {
+                let naive: Vec<u32> =
+                    lists.iter().enumerate().flat_map(|(j, l)| l.iter().filter(move |&&x| x == t).map(move |_| j as u32)).collect();
+                proptest::prop_assert_eq!(back.get(t as usize), &naive[..]);
+            }
+        }
     }
 }
