@@ -205,6 +205,8 @@ pub struct Group<'a> {
     flag: Vec<u8>,
     /// Scratch per node for the partial evaluation (0: untouched).
     mark: Vec<u8>,
+    /// Reused by every evaluation.
+    scratch: Scratch,
     /// Every round whole, as before rounds were made partial.
     full_passes: bool,
     /// No discounted searches: the game itself from the warm start.
@@ -251,6 +253,7 @@ impl<'a> Group<'a> {
             dirty: [Vec::new(), Vec::new()],
             flag: vec![0; n],
             mark: vec![0; 2 * n],
+            scratch: Scratch::default(),
             full_passes: false,
             undiscounted: false,
             next: vec![NONE; 2 * n],
@@ -464,6 +467,14 @@ impl<'a> Group<'a> {
         (a / 72.0, b)
     }
 
+    /// Whether node `g`'s strategy moves on to its in-group successor after
+    /// some throw (`coef(g).1 != 0`).
+    #[inline]
+    fn moves_on(&self, g: usize) -> bool {
+        let m = self.mode[g];
+        (m & STAY_N != 0 && self.w_n > 0) || (m & STAY_S != 0 && self.w_s > 0)
+    }
+
     /// The weight of the successor's value for a chance `b` (in 72nds) of
     /// staying.
     #[inline]
@@ -502,7 +513,8 @@ impl<'a> Group<'a> {
         let mut todo = std::mem::take(&mut self.switched);
         // Nodes found are marked `ON_PATH` until all are found, then `TO_DO`;
         // a node switched twice is taken once.
-        let mut nodes: Vec<u32> = Vec::with_capacity(todo.len());
+        let Scratch { mut nodes, mut old, mut path } = std::mem::take(&mut self.scratch);
+        nodes.clear();
         for &g in &todo {
             if mark[g as usize] == KEEP {
                 mark[g as usize] = ON_PATH;
@@ -518,7 +530,7 @@ impl<'a> Group<'a> {
             let other = 1 - side;
             for &p in self.parents(c) {
                 let g = other * n + p as usize;
-                if mark[g] == KEEP && self.next[g] == c as u32 && self.coef(g).1 != 0 {
+                if mark[g] == KEEP && self.next[g] == c as u32 && self.moves_on(g) {
                     mark[g] = ON_PATH;
                     nodes.push(g as u32);
                 }
@@ -527,9 +539,9 @@ impl<'a> Group<'a> {
         for &g in &nodes {
             mark[g as usize] = TO_DO;
         }
-        let old: Vec<f64> = nodes.iter().map(|&g| self.val[g as usize]).collect();
+        old.clear();
+        old.extend(nodes.iter().map(|&g| self.val[g as usize]));
         let mut val = std::mem::take(&mut self.val);
-        let mut path: Vec<(u32, f64, f64)> = Vec::new();
         for &s in &nodes {
             if mark[s as usize] == TO_DO {
                 self.walk(s as usize, &mut mark, &mut val, &mut path);
@@ -545,6 +557,7 @@ impl<'a> Group<'a> {
         self.mark = mark;
         todo.clear();
         self.switched = todo;
+        self.scratch = Scratch { nodes, old, path };
     }
 
     fn evaluate_all(&mut self) {
@@ -553,13 +566,14 @@ impl<'a> Group<'a> {
         for (g, m) in mark.iter_mut().enumerate() {
             *m = if self.kind[if g < n { g } else { g - n }] == LIVE { TO_DO } else { KEEP };
         }
-        let mut path: Vec<(u32, f64, f64)> = Vec::new();
+        let mut path = std::mem::take(&mut self.scratch.path);
         let mut val = std::mem::take(&mut self.val);
         for s in 0..2 * n {
             if mark[s] == TO_DO {
                 self.walk(s, &mut mark, &mut val, &mut path);
             }
         }
+        self.scratch.path = path;
         mark.fill(KEEP);
         self.val = val;
         self.mark = mark;
@@ -1278,6 +1292,16 @@ fn choose(mode: u8, cur: u32, arg: u32, best: f64, kids_val: &[f64], lambda: f64
     }
     let next = if m & (STAY_N | STAY_S) != 0 { arg } else { NONE };
     (m, next)
+}
+
+/// What an evaluation needs besides the nodes' own arrays, kept from one to
+/// the next: the nodes it recomputes, their old values and the path it
+/// follows.
+#[derive(Default)]
+struct Scratch {
+    nodes: Vec<u32>,
+    old: Vec<f64>,
+    path: Vec<(u32, f64, f64)>,
 }
 
 /// Lists of items, one list per owner, stored flat: owner `j`'s items are
