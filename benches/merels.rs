@@ -1,7 +1,8 @@
 //! Benchmarks of the merels solver: indexing, one sector group's retrograde
 //! pass, the phases of strategy iteration under Schädler's dice (exits and
 //! children, warm start, one whole exact evaluation, one whole improvement
-//! pass, the whole group), and the whole Rota solve.
+//! pass, one search for loops to hold, the progress ranks, the whole group),
+//! and the whole Rota solve.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use engine::merels::{Board, BoardKind, Dice, Rules};
@@ -73,6 +74,12 @@ fn passes(c: &mut Criterion) {
             };
             g.bench_function("strategy iteration: improvement pass", |b| {
                 b.iter_batched(evaluated, |mut it| it.improve(SECOND), BatchSize::PerIteration)
+            });
+            g.bench_function("strategy iteration: search for loops to hold", |b| {
+                b.iter_batched(evaluated, |mut it| it.hold(SECOND), BatchSize::PerIteration)
+            });
+            g.bench_function("strategy iteration: progress ranks", |b| {
+                b.iter_batched(evaluated, |mut it| it.ranks(), BatchSize::PerIteration)
             });
             g.bench_function("strategy iteration: whole group", |b| {
                 b.iter(|| known.solve_group(&group, &opts, &Silent))

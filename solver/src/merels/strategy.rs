@@ -1100,6 +1100,13 @@ impl<'a> Group<'a> {
         self.warm_start(obs);
     }
 
+    /// The progress ranks of the current values alone (for benchmarks):
+    /// how many positions were ranked.
+    pub fn ranks(&mut self) -> u64 {
+        self.rank_progress();
+        self.stats.ranked
+    }
+
     /// Hoffman–Karp at the current discount: the second player's best reply,
     /// then one improvement of the first player's strategy, until neither
     /// changes (the reply holding loops in the undiscounted game).
