@@ -122,6 +122,10 @@ const DISCOUNTS: [f64; 2] = [1e-4, 1e-7];
 /// choices within `TOL`).
 const GAP_OK: f64 = 1e-8;
 
+/// A level of the partial evaluation's backward search at least this large
+/// is searched in parallel.
+const PARALLEL_LEVEL: usize = 1 << 12;
+
 /// Most interval-iteration sweeps of the warm start: a few settle the
 /// positions near the exits; more cost more than the (partial) rounds they
 /// save.
@@ -467,6 +471,21 @@ impl<'a> Group<'a> {
         (a / 72.0, b)
     }
 
+    /// Appends the nodes not yet marked whose strategy moves on into node
+    /// `y` (the in-group parents of its position, on the other side).
+    #[inline]
+    fn movers_into(&self, y: usize, mark: &[u8], out: &mut Vec<u32>) {
+        let n = self.n;
+        let (side, c) = if y < n { (FIRST, y) } else { (SECOND, y - n) };
+        let other = 1 - side;
+        for &p in self.parents(c) {
+            let g = other * n + p as usize;
+            if mark[g] == KEEP && self.next[g] == c as u32 && self.moves_on(g) {
+                out.push(g as u32);
+            }
+        }
+    }
+
     /// Whether node `g`'s strategy moves on to its in-group successor after
     /// some throw (`coef(g).1 != 0`).
     #[inline]
@@ -508,33 +527,53 @@ impl<'a> Group<'a> {
     /// their path, hence their value), and each node whose value changed
     /// sends its parents to the next pass of the other side.
     fn evaluate_switched(&mut self) {
-        let n = self.n;
         let mut mark = std::mem::take(&mut self.mark);
         let mut todo = std::mem::take(&mut self.switched);
         // Nodes found are marked `ON_PATH` until all are found, then `TO_DO`;
         // a node switched twice is taken once.
-        let Scratch { mut nodes, mut old, mut path } = std::mem::take(&mut self.scratch);
+        let Scratch { mut nodes, mut old, mut path, mut ends, mut level_val } = std::mem::take(&mut self.scratch);
         nodes.clear();
+        ends.clear();
         for &g in &todo {
             if mark[g as usize] == KEEP {
                 mark[g as usize] = ON_PATH;
                 nodes.push(g);
             }
         }
-        // Backwards along the strategies: the parents that stay in `y`.
-        let mut i = 0;
-        while i < nodes.len() {
-            let y = nodes[i] as usize;
-            i += 1;
-            let (side, c) = if y < n { (FIRST, y) } else { (SECOND, y - n) };
-            let other = 1 - side;
-            for &p in self.parents(c) {
-                let g = other * n + p as usize;
-                if mark[g] == KEEP && self.next[g] == c as u32 && self.moves_on(g) {
-                    mark[g] = ON_PATH;
-                    nodes.push(g as u32);
+        // Backwards along the strategies, a level at a time: the parents that
+        // move on into a node found. A node moves on into one node only, so
+        // each is found once; large levels are searched in parallel.
+        let mut lo = 0;
+        while lo < nodes.len() {
+            let hi = nodes.len();
+            if hi - lo < PARALLEL_LEVEL {
+                for i in lo..hi {
+                    let from = nodes.len();
+                    self.movers_into(nodes[i] as usize, &mark, &mut nodes);
+                    for &g in &nodes[from..] {
+                        mark[g as usize] = ON_PATH;
+                    }
+                }
+            } else {
+                let found: Vec<Vec<u32>> = nodes[lo..hi]
+                    .par_chunks(PARALLEL_LEVEL / 4)
+                    .map(|ys| {
+                        let mut out = Vec::new();
+                        for &y in ys {
+                            self.movers_into(y as usize, &mark, &mut out);
+                        }
+                        out
+                    })
+                    .collect();
+                for part in found {
+                    for &g in &part {
+                        mark[g as usize] = ON_PATH;
+                    }
+                    nodes.extend_from_slice(&part);
                 }
             }
+            ends.push(hi);
+            lo = hi;
         }
         for &g in &nodes {
             mark[g as usize] = TO_DO;
@@ -542,9 +581,39 @@ impl<'a> Group<'a> {
         old.clear();
         old.extend(nodes.iter().map(|&g| self.val[g as usize]));
         let mut val = std::mem::take(&mut self.val);
-        for &s in &nodes {
+        // The switched nodes along their paths and around the cycles they
+        // close; then a level at a time, each node from its successor, which
+        // is in the level before (large levels in parallel).
+        let seeds = ends.first().copied().unwrap_or(0);
+        for &s in &nodes[..seeds] {
             if mark[s as usize] == TO_DO {
                 self.walk(s as usize, &mut mark, &mut val, &mut path);
+            }
+        }
+        let step = |g: usize, val: &[f64]| {
+            let (a, b) = self.coef(g);
+            a - self.stay(b) * val[self.succ(g)]
+        };
+        for w in ends.windows(2) {
+            let level = &nodes[w[0]..w[1]];
+            if level.len() < PARALLEL_LEVEL {
+                for &g in level {
+                    let g = g as usize;
+                    if mark[g] == TO_DO {
+                        val[g] = step(g, &val);
+                        mark[g] = DONE;
+                    }
+                }
+            } else {
+                level_val.clear();
+                level_val.par_extend(level.par_iter().map(|&g| {
+                    let g = g as usize;
+                    if mark[g] == TO_DO { step(g, &val) } else { val[g] }
+                }));
+                for (&g, &v) in level.iter().zip(&level_val) {
+                    val[g as usize] = v;
+                    mark[g as usize] = DONE;
+                }
             }
         }
         self.val = val;
@@ -557,7 +626,7 @@ impl<'a> Group<'a> {
         self.mark = mark;
         todo.clear();
         self.switched = todo;
-        self.scratch = Scratch { nodes, old, path };
+        self.scratch = Scratch { nodes, old, path, ends, level_val };
     }
 
     fn evaluate_all(&mut self) {
@@ -1302,13 +1371,17 @@ fn choose(mode: u8, cur: u32, arg: u32, best: f64, kids_val: &[f64], lambda: f64
 }
 
 /// What an evaluation needs besides the nodes' own arrays, kept from one to
-/// the next: the nodes it recomputes, their old values and the path it
-/// follows.
+/// the next: the nodes it recomputes (by levels), their old values, the path
+/// it follows.
 #[derive(Default)]
 struct Scratch {
     nodes: Vec<u32>,
     old: Vec<f64>,
     path: Vec<(u32, f64, f64)>,
+    /// Where each level of the backward search ends in `nodes` (the first
+    /// level: the switched nodes), and a large level's new values.
+    ends: Vec<usize>,
+    level_val: Vec<f64>,
 }
 
 /// Lists of items, one list per owner, stored flat: owner `j`'s items are
