@@ -806,7 +806,7 @@ impl<'a> Group<'a> {
         for &p in &list {
             self.flag[p as usize] &= !bit;
         }
-        list.sort_unstable();
+        list.par_sort_unstable();
         let this = &*self;
         let (worst, slack, changes) = list
             .par_chunks(1 << 12)
