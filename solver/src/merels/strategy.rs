@@ -69,6 +69,8 @@
 
 use engine::merels::{Action, Blocked, Rules, State, Throw};
 use rayon::prelude::*;
+use std::sync::atomic::AtomicU8;
+use std::sync::atomic::Ordering::Relaxed;
 
 use super::index::Indexer;
 use super::known::Known;
@@ -204,9 +206,10 @@ pub struct Group<'a> {
     switched: Vec<u32>,
     whole: bool,
     /// Per side, the positions the next improvement pass examines (a child's
-    /// value changed since it last looked), with a flag per position and side.
+    /// value changed since it last looked), with a flag per position and side
+    /// (set from many threads).
     dirty: [Vec<u32>; 2],
-    flag: Vec<u8>,
+    flag: Vec<AtomicU8>,
     /// Scratch per node for the partial evaluation (0: untouched).
     mark: Vec<u8>,
     /// Reused by every evaluation.
@@ -255,7 +258,7 @@ impl<'a> Group<'a> {
             switched: Vec::new(),
             whole: true,
             dirty: [Vec::new(), Vec::new()],
-            flag: vec![0; n],
+            flag: (0..n).map(|_| AtomicU8::new(0)).collect(),
             mark: vec![0; 2 * n],
             scratch: Scratch::default(),
             full_passes: false,
@@ -317,7 +320,7 @@ impl<'a> Group<'a> {
         }
         for p in 0..n {
             let has = self.kind[p] == LIVE && !self.kids(p).is_empty();
-            self.flag[p] = if has { 3 } else { 0 };
+            *self.flag[p].get_mut() = if has { 3 } else { 0 };
             if has {
                 for side in [FIRST, SECOND] {
                     self.dirty[side].push(p as u32);
@@ -327,17 +330,17 @@ impl<'a> Group<'a> {
     }
 
     /// The value of node `side · n + c` changed: its parents on the other
-    /// side must look again.
+    /// side must look again (each appended to `dirty` unless its flag says
+    /// it is listed already).
     #[inline]
-    fn changed(&mut self, g: usize) {
+    fn changed(&self, g: usize, dirty: &mut [Vec<u32>; 2]) {
         let n = self.n;
         let (side, c) = if g < n { (FIRST, g) } else { (SECOND, g - n) };
         let bit = 1u8 << (1 - side);
         for &p in self.parents.get(c) {
-            let p = p as usize;
-            if self.flag[p] & bit == 0 {
-                self.flag[p] |= bit;
-                self.dirty[1 - side].push(p as u32);
+            let flag = &self.flag[p as usize];
+            if flag.load(Relaxed) & bit == 0 && flag.fetch_or(bit, Relaxed) & bit == 0 {
+                dirty[1 - side].push(p);
             }
         }
     }
@@ -617,13 +620,40 @@ impl<'a> Group<'a> {
             }
         }
         self.val = val;
-        for (k, &g) in nodes.iter().enumerate() {
+        for &g in &nodes {
             mark[g as usize] = KEEP;
-            if self.val[g as usize].to_bits() != old[k].to_bits() {
-                self.changed(g as usize);
-            }
         }
         self.mark = mark;
+        // The parents of every node whose value changed look again (large
+        // evaluations in parallel; the flags keep each parent once).
+        if nodes.len() < PARALLEL_LEVEL {
+            let mut dirty = std::mem::take(&mut self.dirty);
+            for (&g, &o) in nodes.iter().zip(&old) {
+                if self.val[g as usize].to_bits() != o.to_bits() {
+                    self.changed(g as usize, &mut dirty);
+                }
+            }
+            self.dirty = dirty;
+        } else {
+            let this = &*self;
+            let parts: Vec<[Vec<u32>; 2]> = nodes
+                .par_chunks(PARALLEL_LEVEL / 4)
+                .zip(old.par_chunks(PARALLEL_LEVEL / 4))
+                .map(|(ns, os)| {
+                    let mut out = [Vec::new(), Vec::new()];
+                    for (&g, &o) in ns.iter().zip(os) {
+                        if this.val[g as usize].to_bits() != o.to_bits() {
+                            this.changed(g as usize, &mut out);
+                        }
+                    }
+                    out
+                })
+                .collect();
+            for [a, b] in parts {
+                self.dirty[FIRST].extend_from_slice(&a);
+                self.dirty[SECOND].extend_from_slice(&b);
+            }
+        }
         todo.clear();
         self.switched = todo;
         self.scratch = Scratch { nodes, old, path, ends, level_val };
@@ -804,7 +834,7 @@ impl<'a> Group<'a> {
         }
         let bit = 1u8 << side;
         for &p in &list {
-            self.flag[p as usize] &= !bit;
+            *self.flag[p as usize].get_mut() &= !bit;
         }
         list.par_sort_unstable();
         let this = &*self;
