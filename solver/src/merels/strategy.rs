@@ -57,7 +57,10 @@
 //! strategies runs through it (found backwards along the strategies, over the
 //! in-group parents), and an improvement pass can change a node's choice only
 //! where a child's value changed. So each evaluation recomputes just those
-//! nodes and each pass examines just those parents; a full evaluation and
+//! nodes and each pass examines just those parents. The nodes are found a
+//! level at a time (every node moves on into one node, so the nodes of one
+//! level are found once each, and its values follow from the level before):
+//! large levels are searched and computed in parallel. A full evaluation and
 //! full passes begin each discount and close the iteration, and
 //! `Group::full_passes` keeps every round whole (for the tests, which compare
 //! the two).
