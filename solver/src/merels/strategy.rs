@@ -128,7 +128,8 @@ const DISCOUNTS: [f64; 2] = [1e-4, 1e-7];
 const GAP_OK: f64 = 1e-8;
 
 /// A level of the partial evaluation's backward search at least this large
-/// is searched in parallel.
+/// is searched and computed in parallel, and so are the parents of the
+/// changed values of an evaluation of at least this many nodes.
 const PARALLEL_LEVEL: usize = 1 << 12;
 
 /// Most interval-iteration sweeps of the warm start: a few settle the
@@ -337,8 +338,7 @@ impl<'a> Group<'a> {
     /// it is listed already).
     #[inline]
     fn changed(&self, g: usize, dirty: &mut [Vec<u32>; 2]) {
-        let n = self.n;
-        let (side, c) = if g < n { (FIRST, g) } else { (SECOND, g - n) };
+        let (side, c) = self.side_of(g);
         let bit = 1u8 << (1 - side);
         for &p in self.parents.get(c) {
             let flag = &self.flag[p as usize];
@@ -461,7 +461,7 @@ impl<'a> Group<'a> {
     /// `v = a − b · v(successor)` at a node under its strategy, `b` in 72nds.
     #[inline]
     fn coef(&self, g: usize) -> (f64, u32) {
-        let p = if g < self.n { g } else { g - self.n };
+        let (_, p) = self.side_of(g);
         let m = self.mode[g];
         let (mut a, mut b) = (0.0, 0u32);
         if m & STAY_N != 0 {
@@ -477,12 +477,18 @@ impl<'a> Group<'a> {
         (a / 72.0, b)
     }
 
+    /// The side to move at node `g` and its position.
+    #[inline]
+    fn side_of(&self, g: usize) -> (usize, usize) {
+        if g < self.n { (FIRST, g) } else { (SECOND, g - self.n) }
+    }
+
     /// Appends the nodes not yet marked whose strategy moves on into node
     /// `y` (the in-group parents of its position, on the other side).
     #[inline]
     fn movers_into(&self, y: usize, mark: &[u8], out: &mut Vec<u32>) {
         let n = self.n;
-        let (side, c) = if y < n { (FIRST, y) } else { (SECOND, y - n) };
+        let (side, c) = self.side_of(y);
         let other = 1 - side;
         for &p in self.parents(c) {
             let g = other * n + p as usize;
@@ -510,7 +516,7 @@ impl<'a> Group<'a> {
     /// The node reached from node `g` under its strategy.
     #[inline]
     fn succ(&self, g: usize) -> usize {
-        let other = if g < self.n { self.n } else { 0 };
+        let other = if self.side_of(g).0 == FIRST { self.n } else { 0 };
         other + self.next[g] as usize
     }
 
@@ -666,7 +672,7 @@ impl<'a> Group<'a> {
         let n = self.n;
         let mut mark = std::mem::take(&mut self.mark);
         for (g, m) in mark.iter_mut().enumerate() {
-            *m = if self.kind[if g < n { g } else { g - n }] == LIVE { TO_DO } else { KEEP };
+            *m = if self.kind[self.side_of(g).1] == LIVE { TO_DO } else { KEEP };
         }
         let mut path = std::mem::take(&mut self.scratch.path);
         let mut val = std::mem::take(&mut self.val);
@@ -727,7 +733,7 @@ impl<'a> Group<'a> {
     /// of such arithmetic); a cycle that never stops is exactly 0.
     fn arithmetic_bound(&self) -> f64 {
         let n = self.n;
-        let live = |x: usize| self.kind[if x < n { x } else { x - n }] == LIVE;
+        let live = |x: usize| self.kind[self.side_of(x).1] == LIVE;
         // The bound per node in units of roundoff; NaN: not yet known.
         let mut err = vec![f64::NAN; 2 * n];
         let mut on_path = vec![false; 2 * n];
