@@ -543,7 +543,8 @@ impl<'a> Group<'a> {
         let mut todo = std::mem::take(&mut self.switched);
         // Nodes found are marked `ON_PATH` until all are found, then `TO_DO`;
         // a node switched twice is taken once.
-        let Scratch { mut nodes, mut old, mut path, mut ends, mut level_val } = std::mem::take(&mut self.scratch);
+        let Scratch { mut nodes, mut old, mut path, mut ends, mut level_val, picks } =
+            std::mem::take(&mut self.scratch);
         nodes.clear();
         ends.clear();
         for &g in &todo {
@@ -599,7 +600,7 @@ impl<'a> Group<'a> {
         let seeds = ends.first().copied().unwrap_or(0);
         for &s in &nodes[..seeds] {
             if mark[s as usize] == TO_DO {
-                self.walk(s as usize, &mut mark, &mut val, &mut path);
+                self.follow(s as usize, &mut mark, &mut val, &mut path, &Exact);
             }
         }
         let step = |g: usize, val: &[f64]| {
@@ -665,33 +666,52 @@ impl<'a> Group<'a> {
         }
         todo.clear();
         self.switched = todo;
-        self.scratch = Scratch { nodes, old, path, ends, level_val };
+        self.scratch = Scratch { nodes, old, path, ends, level_val, picks };
     }
 
     fn evaluate_all(&mut self) {
-        let n = self.n;
         let mut mark = std::mem::take(&mut self.mark);
-        for (g, m) in mark.iter_mut().enumerate() {
-            *m = if self.kind[self.side_of(g).1] == LIVE { TO_DO } else { KEEP };
-        }
         let mut path = std::mem::take(&mut self.scratch.path);
         let mut val = std::mem::take(&mut self.val);
-        for s in 0..2 * n {
-            if mark[s] == TO_DO {
-                self.walk(s, &mut mark, &mut val, &mut path);
-            }
-        }
+        self.follow_all(&mut mark, &mut val, &mut path, &Exact);
         self.scratch.path = path;
-        mark.fill(KEEP);
         self.val = val;
         self.mark = mark;
     }
 
-    /// Evaluates node `s` and every node after it under the strategies that
-    /// is still to do (`mark`): along its path until a node whose value is
-    /// known (`KEEP`, `DONE`) or fixed (an exit after both throws), or
-    /// around the cycle it closes (in closed form); then back along the path.
-    fn walk(&self, s: usize, mark: &mut [u8], val: &mut [f64], path: &mut Vec<(u32, f64, f64)>) {
+    /// Every live node's quantity under `along`, each path followed once
+    /// (`mark` is all `KEEP` before and after).
+    fn follow_all<V: Copy>(
+        &self,
+        mark: &mut [u8],
+        val: &mut [V],
+        path: &mut Vec<(u32, f64, f64)>,
+        along: &impl Along<V>,
+    ) {
+        for (g, m) in mark.iter_mut().enumerate() {
+            *m = if self.kind[self.side_of(g).1] == LIVE { TO_DO } else { KEEP };
+        }
+        for s in 0..mark.len() {
+            if mark[s] == TO_DO {
+                self.follow(s, mark, val, path, along);
+            }
+        }
+        mark.fill(KEEP);
+    }
+
+    /// Computes node `s`'s quantity and every node's after it under the
+    /// strategies that is still to do (`mark`): along its path until a node
+    /// whose quantity is known (`KEEP`, `DONE`) or that depends on no
+    /// successor (an exit after both throws), or around the cycle it closes;
+    /// then back along the path.
+    fn follow<V: Copy>(
+        &self,
+        s: usize,
+        mark: &mut [u8],
+        val: &mut [V],
+        path: &mut Vec<(u32, f64, f64)>,
+        along: &impl Along<V>,
+    ) {
         path.clear();
         let mut x = s;
         loop {
@@ -700,7 +720,7 @@ impl<'a> Group<'a> {
             }
             if mark[x] == ON_PATH {
                 let j = path.iter().rposition(|p| p.0 as usize == x).expect("on the path");
-                self.solve_cycle(&path[j..], val);
+                along.cycle(self, &path[j..], val);
                 for c in &path[j..] {
                     mark[c.0 as usize] = DONE;
                 }
@@ -708,7 +728,7 @@ impl<'a> Group<'a> {
             }
             let (a, b) = self.coef(x);
             if b == 0 {
-                val[x] = a;
+                val[x] = along.alone(a);
                 mark[x] = DONE;
                 break;
             }
@@ -719,82 +739,26 @@ impl<'a> Group<'a> {
         for &(p, a, w) in path.iter().rev() {
             let p = p as usize;
             if mark[p] != DONE {
-                val[p] = a - w * val[self.succ(p)];
+                val[p] = along.step(a, w, val[self.succ(p)]);
                 mark[p] = DONE;
             }
         }
     }
 
     /// A bound on the rounding error of the values the current strategies
-    /// give (as `evaluate_all` computes them). A step `v = a − w · v'` (all
-    /// three at most 1 in size, `w ≤ 1`) adds at most `8u` to the error it
-    /// carries; a cycle of `k` steps solved in closed form `α / (1 − β)`
-    /// adds at most `((9k + 1) / (1 − β) + 8k) u` (`α` and `β` are `k` steps
-    /// of such arithmetic); a cycle that never stops is exactly 0.
+    /// give (as `evaluate_all` computes them; see `Rounding`).
     fn arithmetic_bound(&self) -> f64 {
-        let n = self.n;
-        let live = |x: usize| self.kind[self.side_of(x).1] == LIVE;
-        // The bound per node in units of roundoff; NaN: not yet known.
-        let mut err = vec![f64::NAN; 2 * n];
-        let mut on_path = vec![false; 2 * n];
-        let mut path: Vec<u32> = Vec::new();
-        let mut worst = 0f64;
-        for s in 0..2 * n {
-            if !live(s) || !err[s].is_nan() {
-                continue;
-            }
-            path.clear();
-            let mut x = s;
-            let mut end = 0.0;
-            loop {
-                if !live(x) {
-                    break;
-                }
-                if !err[x].is_nan() {
-                    end = err[x];
-                    break;
-                }
-                if on_path[x] {
-                    let j = path.iter().rposition(|&p| p as usize == x).expect("on the path");
-                    let cyc = &path[j..];
-                    let k = cyc.len() as f64;
-                    let beta = cyc.iter().map(|&c| -self.stay(self.coef(c as usize).1)).product::<f64>();
-                    let weightless =
-                        self.lambda == 1.0 && cyc.iter().all(|&c| self.stay(self.coef(c as usize).1) == 1.0);
-                    let e = if weightless { 0.0 } else { (9.0 * k + 1.0) / (1.0 - beta) + 8.0 * k };
-                    for &c in cyc {
-                        err[c as usize] = e;
-                        on_path[c as usize] = false;
-                    }
-                    path.truncate(j);
-                    end = e;
-                    break;
-                }
-                let (_, b) = self.coef(x);
-                if b == 0 {
-                    err[x] = 8.0;
-                    end = 8.0;
-                    break;
-                }
-                on_path[x] = true;
-                path.push(x as u32);
-                x = self.succ(x);
-            }
-            for &p in path.iter().rev() {
-                end += 8.0;
-                err[p as usize] = end;
-                on_path[p as usize] = false;
-            }
-            worst = worst.max(err[s]);
-        }
-        worst * UNIT
+        let mut mark = vec![KEEP; 2 * self.n];
+        let mut err = vec![0.0; 2 * self.n];
+        self.follow_all(&mut mark, &mut err, &mut Vec::new(), &Rounding);
+        err.into_par_iter().reduce(|| 0.0, f64::max) * UNIT
     }
 
     /// Values on a cycle `c0 → c1 → … → c0` of the functional graph, each
     /// node with its `a` and its successor's weight.
     fn solve_cycle(&self, cyc: &[(u32, f64, f64)], val: &mut [f64]) {
         let k = cyc.len();
-        if self.lambda == 1.0 && cyc.iter().all(|c| c.2 == 1.0) {
+        if endless(cyc) {
             // Nobody ever leaves: endless play.
             for c in cyc {
                 val[c.0 as usize] = 0.0;
@@ -846,13 +810,19 @@ impl<'a> Group<'a> {
             *self.flag[p as usize].get_mut() &= !bit;
         }
         list.par_sort_unstable();
+        // Each listed node's new choice (`SKIP`: not examined) into a buffer
+        // kept from pass to pass, then the changes applied in order.
+        const SKIP: u8 = u8::MAX;
+        let mut picks = std::mem::take(&mut self.scratch.picks);
+        picks.clear();
+        picks.resize(list.len(), (SKIP, NONE));
         let this = &*self;
-        let (worst, slack, changes) = list
+        let (worst, slack) = list
             .par_chunks(1 << 12)
-            .map(|ps| {
+            .zip(picks.par_chunks_mut(1 << 12))
+            .map(|(ps, out)| {
                 let (mut worst, mut slack) = (0f64, 0f64);
-                let mut changes = Vec::new();
-                for &p in ps {
+                for (&p, pick) in ps.iter().zip(out) {
                     let g = side * n + p as usize;
                     if this.kind[p as usize] != LIVE || this.mode[g] & HAS_KIDS == 0 {
                         continue;
@@ -860,22 +830,17 @@ impl<'a> Group<'a> {
                     let (m, next, gain, short) = this.examine(side, p as usize);
                     worst = worst.max(gain);
                     slack = slack.max(short);
-                    if m != this.mode[g] || next != this.next[g] {
-                        changes.push((g as u32, m, next));
-                    }
+                    *pick = (m, next);
                 }
-                (worst, slack, changes)
+                (worst, slack)
             })
-            .reduce(
-                || (0.0, 0.0, Vec::new()),
-                |(w1, s1, mut c1), (w2, s2, c2)| {
-                    c1.extend(c2);
-                    (w1.max(w2), s1.max(s2), c1)
-                },
-            );
+            .reduce(|| (0.0, 0.0), |(w1, s1), (w2, s2)| (w1.max(w2), s1.max(s2)));
         let mut count = 0;
-        for (g, m, next) in changes {
-            let g = g as usize;
+        for (&p, &(m, next)) in list.iter().zip(&picks) {
+            let g = side * n + p as usize;
+            if m == SKIP || (m == self.mode[g] && next == self.next[g]) {
+                continue;
+            }
             if m & !CAN_STAY != self.mode[g] & !CAN_STAY || next != self.next[g] {
                 count += 1;
                 self.switched.push(g as u32);
@@ -883,6 +848,7 @@ impl<'a> Group<'a> {
             self.mode[g] = m;
             self.next[g] = next;
         }
+        self.scratch.picks = picks;
         list.clear();
         self.dirty[side] = list;
         self.stats.residual = worst;
@@ -1421,6 +1387,70 @@ struct Scratch {
     /// level: the switched nodes), and a large level's new values.
     ends: Vec<usize>,
     level_val: Vec<f64>,
+    /// An improvement pass's new choice of each node it examines.
+    picks: Vec<(u8, u32)>,
+}
+
+/// A cycle of path entries `(node, a, w)` that nobody ever leaves: every
+/// weight 1 (no exit, no discount).
+fn endless(cyc: &[(u32, f64, f64)]) -> bool {
+    cyc.iter().all(|c| c.2 == 1.0)
+}
+
+/// What `Group::follow` computes along the functional graph of a pair of
+/// strategies, where a node's value is `a − w · v(successor)`.
+trait Along<V> {
+    /// A node that depends on no successor (its value is `a`).
+    fn alone(&self, a: f64) -> V;
+    /// A node from its successor's quantity.
+    fn step(&self, a: f64, w: f64, next: V) -> V;
+    /// Every node of a cycle of path entries `(node, a, w)`.
+    fn cycle(&self, g: &Group, cyc: &[(u32, f64, f64)], val: &mut [V]);
+}
+
+/// The values themselves.
+struct Exact;
+
+impl Along<f64> for Exact {
+    #[inline]
+    fn alone(&self, a: f64) -> f64 {
+        a
+    }
+
+    #[inline]
+    fn step(&self, a: f64, w: f64, next: f64) -> f64 {
+        a - w * next
+    }
+
+    fn cycle(&self, g: &Group, cyc: &[(u32, f64, f64)], val: &mut [f64]) {
+        g.solve_cycle(cyc, val)
+    }
+}
+
+/// A bound on the rounding error of the values, in units of roundoff. A
+/// step `v = a − w · v'` (all three at most 1 in size, `w ≤ 1`) adds at most
+/// `8u` to the error it carries; a cycle of `k` steps solved in closed form
+/// `α / (1 − β)` has at most `((9k + 1) / (1 − β) + 8k) u` (`α` and `β` are
+/// `k` steps of such arithmetic); a cycle that never stops is exactly 0.
+struct Rounding;
+
+impl Along<f64> for Rounding {
+    fn alone(&self, _: f64) -> f64 {
+        8.0
+    }
+
+    fn step(&self, _: f64, _: f64, next: f64) -> f64 {
+        next + 8.0
+    }
+
+    fn cycle(&self, _: &Group, cyc: &[(u32, f64, f64)], err: &mut [f64]) {
+        let k = cyc.len() as f64;
+        let beta = cyc.iter().map(|c| -c.2).product::<f64>();
+        let e = if endless(cyc) { 0.0 } else { (9.0 * k + 1.0) / (1.0 - beta) + 8.0 * k };
+        for c in cyc {
+            err[c.0 as usize] = e;
+        }
+    }
 }
 
 /// Lists of items, one list per owner, stored flat: owner `j`'s items are
