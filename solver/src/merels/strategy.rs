@@ -79,7 +79,7 @@ use super::index::Indexer;
 use super::known::Known;
 use super::observer::{Observer, Silent};
 use super::sector::Sector;
-use super::table::{Meta, Table, Values};
+use super::table::{Meta, Table, Values, prefetch};
 use super::value::{CODE_UNUSED, GRID_HALF_STEP, TIE, from_code, neg_code, to_code};
 
 const UNUSED: u8 = 0;
@@ -131,6 +131,10 @@ const GAP_OK: f64 = 1e-8;
 /// is searched and computed in parallel, and so are the parents of the
 /// changed values of an evaluation of at least this many nodes.
 const PARALLEL_LEVEL: usize = 1 << 12;
+
+/// How many positions ahead an improvement pass fetches the children's
+/// values, and the evaluation what it reads of the parents.
+const PREFETCH_AHEAD: usize = 4;
 
 /// Most interval-iteration sweeps of the warm start: a few settle the
 /// positions near the exits; more cost more than the (partial) rounds they
@@ -492,8 +496,32 @@ impl<'a> Group<'a> {
         let other = 1 - side;
         for &p in self.parents(c) {
             let g = other * n + p as usize;
-            if mark[g] == KEEP && self.next[g] == c as u32 && self.moves_on(g) {
+            if self.next[g] == c as u32 && mark[g] == KEEP && self.moves_on(g) {
                 out.push(g as u32);
+            }
+        }
+    }
+
+    /// Hints the cache to fetch what is read of the in-group parents of the
+    /// nodes in `list` a few places after `i`: the bounds of their lists,
+    /// the lists, and the entries of `arr` for each parent, by node on the
+    /// other side (`by_node`) or by position (each stage a step nearer).
+    #[inline]
+    fn prefetch_parents<T>(&self, list: &[u32], i: usize, arr: &[T], by_node: bool) {
+        let pos = |z: u32| self.side_of(z as usize).1;
+        if let Some(&z) = list.get(i + 3 * PREFETCH_AHEAD) {
+            prefetch(&self.parents.off[pos(z)]);
+        }
+        if let Some(&z) = list.get(i + 2 * PREFETCH_AHEAD)
+            && let Some(first) = self.parents.items.get(self.parents.off[pos(z)])
+        {
+            prefetch(first);
+        }
+        if let Some(&z) = list.get(i + PREFETCH_AHEAD) {
+            let (side, c) = self.side_of(z as usize);
+            let base = if by_node { (1 - side) * self.n } else { 0 };
+            for &p in self.parents(c) {
+                prefetch(&arr[base + p as usize]);
             }
         }
     }
@@ -561,6 +589,7 @@ impl<'a> Group<'a> {
             let hi = nodes.len();
             if hi - lo < PARALLEL_LEVEL {
                 for i in lo..hi {
+                    self.prefetch_parents(&nodes, i, &self.next, true);
                     let from = nodes.len();
                     self.movers_into(nodes[i] as usize, &mark, &mut nodes);
                     for &g in &nodes[from..] {
@@ -572,7 +601,8 @@ impl<'a> Group<'a> {
                     .par_chunks(PARALLEL_LEVEL / 4)
                     .map(|ys| {
                         let mut out = Vec::new();
-                        for &y in ys {
+                        for (i, &y) in ys.iter().enumerate() {
+                            self.prefetch_parents(ys, i, &self.next, true);
                             self.movers_into(y as usize, &mark, &mut out);
                         }
                         out
@@ -638,7 +668,8 @@ impl<'a> Group<'a> {
         // evaluations in parallel; the flags keep each parent once).
         if nodes.len() < PARALLEL_LEVEL {
             let mut dirty = std::mem::take(&mut self.dirty);
-            for (&g, &o) in nodes.iter().zip(&old) {
+            for (i, (&g, &o)) in nodes.iter().zip(&old).enumerate() {
+                self.prefetch_parents(&nodes, i, &self.flag, false);
                 if self.val[g as usize].to_bits() != o.to_bits() {
                     self.changed(g as usize, &mut dirty);
                 }
@@ -651,7 +682,8 @@ impl<'a> Group<'a> {
                 .zip(old.par_chunks(PARALLEL_LEVEL / 4))
                 .map(|(ns, os)| {
                     let mut out = [Vec::new(), Vec::new()];
-                    for (&g, &o) in ns.iter().zip(os) {
+                    for (i, (&g, &o)) in ns.iter().zip(os).enumerate() {
+                        this.prefetch_parents(ns, i, &this.flag, false);
                         if this.val[g as usize].to_bits() != o.to_bits() {
                             this.changed(g as usize, &mut out);
                         }
@@ -822,7 +854,15 @@ impl<'a> Group<'a> {
             .zip(picks.par_chunks_mut(1 << 12))
             .map(|(ps, out)| {
                 let (mut worst, mut slack) = (0f64, 0f64);
-                for (&p, pick) in ps.iter().zip(out) {
+                let kids_val = &this.val[(1 - side) * n..(2 - side) * n];
+                for (i, (&p, pick)) in ps.iter().zip(out).enumerate() {
+                    // The children's values of a position a few places on
+                    // are fetched while this one is examined.
+                    if let Some(&q) = ps.get(i + PREFETCH_AHEAD) {
+                        for &c in this.kids(q as usize) {
+                            prefetch(&kids_val[c as usize]);
+                        }
+                    }
                     let g = side * n + p as usize;
                     if this.kind[p as usize] != LIVE || this.mode[g] & HAS_KIDS == 0 {
                         continue;
@@ -1118,6 +1158,11 @@ impl<'a> Group<'a> {
                     let mut moved = 0f64;
                     for (j, o) in out.iter_mut().enumerate() {
                         let p = (k << 12) + j;
+                        if p + PREFETCH_AHEAD < this.n {
+                            for &c in this.kids(p + PREFETCH_AHEAD) {
+                                prefetch(&old[c as usize]);
+                            }
+                        }
                         let (lo, hi) = old[p];
                         if this.kind[p] != LIVE {
                             *o = (lo, hi);
