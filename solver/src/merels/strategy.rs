@@ -1043,7 +1043,7 @@ impl<'a> Group<'a> {
 
     /// Ranks the positions where the side ahead keeps to equally good
     /// in-group moves by their distance to an exit (negamax values).
-    fn rank_progress(&mut self) {
+    fn rank_progress(&self) -> Ranked {
         let n = self.n;
         // Ranks are read with the stored values, so ties are told as perfect
         // play and `verify` tell them: on the grid, within TIE.
@@ -1122,12 +1122,22 @@ impl<'a> Group<'a> {
                 }
             }
         }
-        self.stats.stuck = (0..m).filter(|&j| ahead[j] && rank[j] == INF).count() as u64;
         // Candidates that cannot be ranked keep the largest rank: the side
         // ahead never prefers moving into them.
-        self.rank = cand.iter().zip(&rank).map(|(&p, &r)| (p, r)).collect();
-        self.stats.ranked = rank.iter().filter(|&&r| r != INF).count() as u64;
-        self.stats.max_rank = rank.iter().filter(|&&r| r != INF).copied().max().unwrap_or(0);
+        Ranked {
+            stuck: (0..m).filter(|&j| ahead[j] && rank[j] == INF).count() as u64,
+            ranked: rank.iter().filter(|&&r| r != INF).count() as u64,
+            max_rank: rank.iter().filter(|&&r| r != INF).copied().max().unwrap_or(0),
+            rank: cand.iter().zip(&rank).map(|(&p, &r)| (p, r)).collect(),
+        }
+    }
+
+    /// Keeps the progress ranks with the group and counts them.
+    fn keep_ranks(&mut self, r: Ranked) {
+        self.stats.stuck = r.stuck;
+        self.stats.ranked = r.ranked;
+        self.stats.max_rank = r.max_rank;
+        self.rank = r.rank;
     }
 
     /// A few sweeps of interval iteration from −1 and +1 (Jacobi, in
@@ -1222,7 +1232,8 @@ impl<'a> Group<'a> {
     /// The progress ranks of the current values alone (for benchmarks):
     /// how many positions were ranked.
     pub fn ranks(&mut self) -> u64 {
-        self.rank_progress();
+        let r = self.rank_progress();
+        self.keep_ranks(r);
         self.stats.ranked
     }
 
@@ -1316,7 +1327,11 @@ impl<'a> Group<'a> {
                 break;
             }
         }
-        self.rank_progress();
+        // The progress ranks and the bound on the rounding error, side by
+        // side (the bound follows the strategies' paths one at a time).
+        let (ranked, arithmetic) = rayon::join(|| self.rank_progress(), || self.arithmetic_bound());
+        self.keep_ranks(ranked);
+        self.stats.arithmetic = arithmetic;
         let n = self.n;
         if trace {
             eprintln!(
@@ -1336,7 +1351,6 @@ impl<'a> Group<'a> {
             );
         }
         obs.finish();
-        self.stats.arithmetic = self.arithmetic_bound();
         let error = succ_error + self.stats.arithmetic + GRID_HALF_STEP + self.stats.gap;
         let stats = self.stats;
         let n = self.n;
@@ -1356,6 +1370,15 @@ impl<'a> Group<'a> {
         }
         (out, stats)
     }
+}
+
+/// The progress ranks of a group, by position (`Group::rank`), and their
+/// counts (as in `Stats`).
+struct Ranked {
+    rank: Vec<(u32, u32)>,
+    stuck: u64,
+    ranked: u64,
+    max_rank: u32,
 }
 
 /// A set of positions with each member's place in ascending order: a bit
