@@ -97,6 +97,8 @@ const HAS_KIDS: u8 = 4;
 /// Set by the last improvement pass: the best in-group child is as good as
 /// any exit after either throw.
 const CAN_STAY: u8 = 8;
+/// Not a choice: an improvement pass leaves the node as it is.
+const SKIP: u8 = u8::MAX;
 
 /// Two values closer than this are equally good (far below the grid step,
 /// far above the rounding of the exact evaluation on most groups; on the
@@ -132,8 +134,9 @@ const GAP_OK: f64 = 1e-8;
 /// changed values of an evaluation of at least this many nodes.
 const PARALLEL_LEVEL: usize = 1 << 12;
 
-/// How many positions ahead an improvement pass fetches the children's
-/// values, and the evaluation what it reads of the parents.
+/// How many positions ahead an improvement pass and the warm start fetch
+/// the children's values, and the evaluation the entries of the parents
+/// (whose lists it fetches two and three times as far ahead).
 const PREFETCH_AHEAD: usize = 4;
 
 /// Most interval-iteration sweeps of the warm start: a few settle the
@@ -218,10 +221,13 @@ pub struct Group<'a> {
     /// (set from many threads).
     dirty: [Vec<u32>; 2],
     flag: Vec<AtomicU8>,
-    /// Scratch per node for the partial evaluation (0: untouched).
+    /// Scratch per node for the evaluations (`KEEP` between them).
     mark: Vec<u8>,
     /// Reused by every evaluation.
     scratch: Scratch,
+    /// An improvement pass's new choice of each node it lists that changes
+    /// (`(SKIP, NONE)` for the others), kept from pass to pass.
+    picks: Vec<(u8, u32)>,
     /// Every round whole, as before rounds were made partial.
     full_passes: bool,
     /// No discounted searches: the game itself from the warm start.
@@ -269,6 +275,7 @@ impl<'a> Group<'a> {
             flag: (0..n).map(|_| AtomicU8::new(0)).collect(),
             mark: vec![0; 2 * n],
             scratch: Scratch::default(),
+            picks: Vec::new(),
             full_passes: false,
             undiscounted: false,
             next: vec![NONE; 2 * n],
@@ -571,8 +578,7 @@ impl<'a> Group<'a> {
         let mut todo = std::mem::take(&mut self.switched);
         // Nodes found are marked `ON_PATH` until all are found, then `TO_DO`;
         // a node switched twice is taken once.
-        let Scratch { mut nodes, mut old, mut path, mut ends, mut level_val, picks } =
-            std::mem::take(&mut self.scratch);
+        let Scratch { mut nodes, mut old, mut path, mut ends, mut level_val } = std::mem::take(&mut self.scratch);
         nodes.clear();
         ends.clear();
         for &g in &todo {
@@ -630,7 +636,7 @@ impl<'a> Group<'a> {
         let seeds = ends.first().copied().unwrap_or(0);
         for &s in &nodes[..seeds] {
             if mark[s as usize] == TO_DO {
-                self.follow(s as usize, &mut mark, &mut val, &mut path, &Exact);
+                self.follow(s as usize, &mut mark, &mut val, &mut path, &Evaluation);
             }
         }
         let step = |g: usize, val: &[f64]| {
@@ -698,28 +704,23 @@ impl<'a> Group<'a> {
         }
         todo.clear();
         self.switched = todo;
-        self.scratch = Scratch { nodes, old, path, ends, level_val, picks };
+        self.scratch = Scratch { nodes, old, path, ends, level_val };
     }
 
+    /// Every live node's value, each path followed once.
     fn evaluate_all(&mut self) {
         let mut mark = std::mem::take(&mut self.mark);
         let mut path = std::mem::take(&mut self.scratch.path);
         let mut val = std::mem::take(&mut self.val);
-        self.follow_all(&mut mark, &mut val, &mut path, &Exact);
+        self.follow_all(&mut mark, &mut val, &mut path, &Evaluation);
         self.scratch.path = path;
         self.val = val;
         self.mark = mark;
     }
 
     /// Every live node's quantity under `along`, each path followed once
-    /// (`mark` is all `KEEP` before and after).
-    fn follow_all<V: Copy>(
-        &self,
-        mark: &mut [u8],
-        val: &mut [V],
-        path: &mut Vec<(u32, f64, f64)>,
-        along: &impl Along<V>,
-    ) {
+    /// (`mark` is all `KEEP` after).
+    fn follow_all(&self, mark: &mut [u8], val: &mut [f64], path: &mut Vec<(u32, f64, f64)>, along: &impl Along) {
         for (g, m) in mark.iter_mut().enumerate() {
             *m = if self.kind[self.side_of(g).1] == LIVE { TO_DO } else { KEEP };
         }
@@ -736,14 +737,7 @@ impl<'a> Group<'a> {
     /// whose quantity is known (`KEEP`, `DONE`) or that depends on no
     /// successor (an exit after both throws), or around the cycle it closes;
     /// then back along the path.
-    fn follow<V: Copy>(
-        &self,
-        s: usize,
-        mark: &mut [u8],
-        val: &mut [V],
-        path: &mut Vec<(u32, f64, f64)>,
-        along: &impl Along<V>,
-    ) {
+    fn follow(&self, s: usize, mark: &mut [u8], val: &mut [f64], path: &mut Vec<(u32, f64, f64)>, along: &impl Along) {
         path.clear();
         let mut x = s;
         loop {
@@ -760,7 +754,7 @@ impl<'a> Group<'a> {
             }
             let (a, b) = self.coef(x);
             if b == 0 {
-                val[x] = along.alone(a);
+                val[x] = along.fixed(a);
                 mark[x] = DONE;
                 break;
             }
@@ -778,11 +772,11 @@ impl<'a> Group<'a> {
     }
 
     /// A bound on the rounding error of the values the current strategies
-    /// give (as `evaluate_all` computes them; see `Rounding`).
-    fn arithmetic_bound(&self) -> f64 {
-        let mut mark = vec![KEEP; 2 * self.n];
+    /// give (as `evaluate_all` computes them; see `RoundingBound`), with
+    /// `mark` (a mark per node) as scratch.
+    fn arithmetic_bound(&self, mark: &mut [u8]) -> f64 {
         let mut err = vec![0.0; 2 * self.n];
-        self.follow_all(&mut mark, &mut err, &mut Vec::new(), &Rounding);
+        self.follow_all(mark, &mut err, &mut Vec::new(), &RoundingBound);
         err.into_par_iter().reduce(|| 0.0, f64::max) * UNIT
     }
 
@@ -842,10 +836,9 @@ impl<'a> Group<'a> {
             *self.flag[p as usize].get_mut() &= !bit;
         }
         list.par_sort_unstable();
-        // Each listed node's new choice (`SKIP`: not examined) into a buffer
-        // kept from pass to pass, then the changes applied in order.
-        const SKIP: u8 = u8::MAX;
-        let mut picks = std::mem::take(&mut self.scratch.picks);
+        // Each listed node's new choice where it changes (`SKIP`: none), then
+        // the changes applied in order.
+        let mut picks = std::mem::take(&mut self.picks);
         picks.clear();
         picks.resize(list.len(), (SKIP, NONE));
         let this = &*self;
@@ -870,7 +863,9 @@ impl<'a> Group<'a> {
                     let (m, next, gain, short) = this.examine(side, p as usize);
                     worst = worst.max(gain);
                     slack = slack.max(short);
-                    *pick = (m, next);
+                    if m != this.mode[g] || next != this.next[g] {
+                        *pick = (m, next);
+                    }
                 }
                 (worst, slack)
             })
@@ -878,7 +873,7 @@ impl<'a> Group<'a> {
         let mut count = 0;
         for (&p, &(m, next)) in list.iter().zip(&picks) {
             let g = side * n + p as usize;
-            if m == SKIP || (m == self.mode[g] && next == self.next[g]) {
+            if m == SKIP {
                 continue;
             }
             if m & !CAN_STAY != self.mode[g] & !CAN_STAY || next != self.next[g] {
@@ -888,7 +883,7 @@ impl<'a> Group<'a> {
             self.mode[g] = m;
             self.next[g] = next;
         }
-        self.scratch.picks = picks;
+        self.picks = picks;
         list.clear();
         self.dirty[side] = list;
         self.stats.residual = worst;
@@ -1329,7 +1324,9 @@ impl<'a> Group<'a> {
         }
         // The progress ranks and the bound on the rounding error, side by
         // side (the bound follows the strategies' paths one at a time).
-        let (ranked, arithmetic) = rayon::join(|| self.rank_progress(), || self.arithmetic_bound());
+        let mut mark = std::mem::take(&mut self.mark);
+        let (ranked, arithmetic) = rayon::join(|| self.rank_progress(), || self.arithmetic_bound(&mut mark));
+        self.mark = mark;
         self.keep_ranks(ranked);
         self.stats.arithmetic = arithmetic;
         let n = self.n;
@@ -1455,8 +1452,6 @@ struct Scratch {
     /// level: the switched nodes), and a large level's new values.
     ends: Vec<usize>,
     level_val: Vec<f64>,
-    /// An improvement pass's new choice of each node it examines.
-    picks: Vec<(u8, u32)>,
 }
 
 /// A cycle of path entries `(node, a, w)` that nobody ever leaves: every
@@ -1467,21 +1462,21 @@ fn endless(cyc: &[(u32, f64, f64)]) -> bool {
 
 /// What `Group::follow` computes along the functional graph of a pair of
 /// strategies, where a node's value is `a − w · v(successor)`.
-trait Along<V> {
+trait Along {
     /// A node that depends on no successor (its value is `a`).
-    fn alone(&self, a: f64) -> V;
+    fn fixed(&self, a: f64) -> f64;
     /// A node from its successor's quantity.
-    fn step(&self, a: f64, w: f64, next: V) -> V;
+    fn step(&self, a: f64, w: f64, next: f64) -> f64;
     /// Every node of a cycle of path entries `(node, a, w)`.
-    fn cycle(&self, g: &Group, cyc: &[(u32, f64, f64)], val: &mut [V]);
+    fn cycle(&self, g: &Group, cyc: &[(u32, f64, f64)], val: &mut [f64]);
 }
 
 /// The values themselves.
-struct Exact;
+struct Evaluation;
 
-impl Along<f64> for Exact {
+impl Along for Evaluation {
     #[inline]
-    fn alone(&self, a: f64) -> f64 {
+    fn fixed(&self, a: f64) -> f64 {
         a
     }
 
@@ -1500,10 +1495,10 @@ impl Along<f64> for Exact {
 /// `8u` to the error it carries; a cycle of `k` steps solved in closed form
 /// `α / (1 − β)` has at most `((9k + 1) / (1 − β) + 8k) u` (`α` and `β` are
 /// `k` steps of such arithmetic); a cycle that never stops is exactly 0.
-struct Rounding;
+struct RoundingBound;
 
-impl Along<f64> for Rounding {
-    fn alone(&self, _: f64) -> f64 {
+impl Along for RoundingBound {
+    fn fixed(&self, _: f64) -> f64 {
         8.0
     }
 
