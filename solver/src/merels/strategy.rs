@@ -133,6 +133,8 @@ const GAP_OK: f64 = 1e-8;
 /// is searched and computed in parallel, and so are the parents of the
 /// changed values of an evaluation of at least this many nodes.
 const PARALLEL_LEVEL: usize = 1 << 12;
+/// The nodes one task of a large level or evaluation takes.
+const CHUNK: usize = PARALLEL_LEVEL / 4;
 
 /// How many positions ahead an improvement pass and the warm start fetch
 /// the children's values, and the evaluation the entries of the parents
@@ -578,7 +580,8 @@ impl<'a> Group<'a> {
         let mut todo = std::mem::take(&mut self.switched);
         // Nodes found are marked `ON_PATH` until all are found, then `TO_DO`;
         // a node switched twice is taken once.
-        let Scratch { mut nodes, mut old, mut path, mut ends, mut level_val } = std::mem::take(&mut self.scratch);
+        let Scratch { mut nodes, mut old, mut path, mut ends, mut level_val, mut parts } =
+            std::mem::take(&mut self.scratch);
         nodes.clear();
         ends.clear();
         for &g in &todo {
@@ -603,22 +606,20 @@ impl<'a> Group<'a> {
                     }
                 }
             } else {
-                let found: Vec<Vec<u32>> = nodes[lo..hi]
-                    .par_chunks(PARALLEL_LEVEL / 4)
-                    .map(|ys| {
-                        let mut out = Vec::new();
-                        for (i, &y) in ys.iter().enumerate() {
-                            self.prefetch_parents(ys, i, &self.next, true);
-                            self.movers_into(y as usize, &mark, &mut out);
-                        }
-                        out
-                    })
-                    .collect();
-                for part in found {
-                    for &g in &part {
+                let chunks = (hi - lo).div_ceil(CHUNK);
+                grow_parts(&mut parts, chunks);
+                nodes[lo..hi].par_chunks(CHUNK).zip(parts[..chunks].par_iter_mut()).for_each(|(ys, [out, _])| {
+                    out.clear();
+                    for (i, &y) in ys.iter().enumerate() {
+                        self.prefetch_parents(ys, i, &self.next, true);
+                        self.movers_into(y as usize, &mark, out);
+                    }
+                });
+                for [part, _] in &parts[..chunks] {
+                    for &g in part {
                         mark[g as usize] = ON_PATH;
                     }
-                    nodes.extend_from_slice(&part);
+                    nodes.extend_from_slice(part);
                 }
             }
             ends.push(hi);
@@ -683,28 +684,28 @@ impl<'a> Group<'a> {
             self.dirty = dirty;
         } else {
             let this = &*self;
-            let parts: Vec<[Vec<u32>; 2]> = nodes
-                .par_chunks(PARALLEL_LEVEL / 4)
-                .zip(old.par_chunks(PARALLEL_LEVEL / 4))
-                .map(|(ns, os)| {
-                    let mut out = [Vec::new(), Vec::new()];
+            let chunks = nodes.len().div_ceil(CHUNK);
+            grow_parts(&mut parts, chunks);
+            nodes.par_chunks(CHUNK).zip(old.par_chunks(CHUNK)).zip(parts[..chunks].par_iter_mut()).for_each(
+                |((ns, os), out)| {
+                    out[FIRST].clear();
+                    out[SECOND].clear();
                     for (i, (&g, &o)) in ns.iter().zip(os).enumerate() {
                         this.prefetch_parents(ns, i, &this.flag, false);
                         if this.val[g as usize].to_bits() != o.to_bits() {
-                            this.changed(g as usize, &mut out);
+                            this.changed(g as usize, out);
                         }
                     }
-                    out
-                })
-                .collect();
-            for [a, b] in parts {
-                self.dirty[FIRST].extend_from_slice(&a);
-                self.dirty[SECOND].extend_from_slice(&b);
+                },
+            );
+            for [a, b] in &parts[..chunks] {
+                self.dirty[FIRST].extend_from_slice(a);
+                self.dirty[SECOND].extend_from_slice(b);
             }
         }
         todo.clear();
         self.switched = todo;
-        self.scratch = Scratch { nodes, old, path, ends, level_val };
+        self.scratch = Scratch { nodes, old, path, ends, level_val, parts };
     }
 
     /// Every live node's value, each path followed once.
@@ -1452,6 +1453,17 @@ struct Scratch {
     /// level: the switched nodes), and a large level's new values.
     ends: Vec<usize>,
     level_val: Vec<f64>,
+    /// One buffer per chunk of a large level or evaluation, for what the
+    /// chunk finds (the backward search: parents; the changed values: each
+    /// side's parents to look at again), kept from call to call.
+    parts: Vec<[Vec<u32>; 2]>,
+}
+
+/// At least `chunks` buffers in `parts` (they are only ever added).
+fn grow_parts(parts: &mut Vec<[Vec<u32>; 2]>, chunks: usize) {
+    if parts.len() < chunks {
+        parts.resize_with(chunks, Default::default);
+    }
 }
 
 /// A cycle of path entries `(node, a, w)` that nobody ever leaves: every
