@@ -99,6 +99,31 @@ fn a_probe_refuses_a_large_solve_and_names_the_command() {
 }
 
 #[test]
+fn a_probe_needs_only_what_play_reaches_from_its_position() {
+    // 3 v 4 under chance reaches its own group and 3 v 3, nothing else of
+    // the seven men's sectors: the probe names the two groups, in order.
+    let db = temp("probe", "reach-db");
+    let d = db.to_str().unwrap();
+    let three_four = "nine:x..o.....x....o..x...o.o x 0 0";
+    let o = ludus(&["merels", "probe", three_four, "--db", d]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    let groups: Vec<&str> = err.lines().filter_map(|l| l.split("--group ").nth(1)).collect();
+    assert_eq!(groups, ["3-0-3-0", "3-0-4-0"], "{err}");
+    assert!(!err.contains("--max-men"), "{err}");
+    // Solved as named, the first group is enough for a 3 v 3 position.
+    let o = ludus(&["merels", "solve", "--board", "nine", "--db", d, "--group", "3-0-3-0", "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ludus(&["merels", "probe", "nine:x..o.....x....o..x...o.. x 0 0", "--db", d, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ludus(&["merels", "probe", three_four, "--db", d]);
+    let err = stderr(&o);
+    let groups: Vec<&str> = err.lines().filter_map(|l| l.split("--group ").nth(1)).collect();
+    assert_eq!(groups, ["3-0-4-0"], "{err}");
+    std::fs::remove_dir_all(&db).ok();
+}
+
+#[test]
 fn a_long_solve_reports_progress_without_a_terminal() {
     // Six men's morris without dice takes some seconds: progress lines come
     // on standard error, which is a pipe here (every 100 ms for the test).

@@ -211,6 +211,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             let opts = SolveOptions {
                 db: db.dir(),
                 max_men,
+                from: None,
                 keep_all: rules.board.kind != BoardKind::Nine || db.no_db,
                 memory_limit: (memory.max(0.0) * (1u64 << 30) as f64) as u64,
                 group,

@@ -138,20 +138,31 @@ pub fn play_moves(pos: Position, moves: &[String], rules: &Rules) -> Result<Posi
 /// them (or solves on `--solve`).
 pub const PROBE_SOLVE_LIMIT: u64 = 2_000_000;
 
-/// Positions in the sectors of up to `max_men` men that the database in
-/// `db` (if any) does not hold yet.
-pub fn positions_to_solve(rules: &Rules, max_men: u8, db: Option<&std::path::Path>) -> u64 {
-    use solver::merels::{BoardTables, Indexer, db::Db, sector::solve_order};
+/// The groups play can reach from `from` whose sectors the database in
+/// `db` (if any) does not all hold, in solving order, each with the
+/// positions it lacks.
+pub fn unsolved_groups(
+    rules: &Rules,
+    from: solver::merels::Sector,
+    db: Option<&std::path::Path>,
+) -> Vec<(Vec<solver::merels::Sector>, u64)> {
+    use solver::merels::{BoardTables, Indexer, db::Db, sector::reachable, sector::solve_order};
     let tables = BoardTables::new(rules.board);
     let store = db.map(|root| Db::new(root, *rules));
-    let men = |s: &solver::merels::Sector| s.w + s.wf + s.b + s.bf;
+    let reach = reachable(rules, from);
     solve_order(rules)
         .into_iter()
-        .filter(|g| g.iter().all(|s| men(s) <= max_men))
-        .flatten()
-        .filter(|s| !(s.is_stored() && store.as_ref().is_some_and(|d| d.has(*s))))
-        .map(|s| Indexer::new(tables.clone(), s).size())
-        .sum()
+        .filter(|g| g.iter().any(|s| reach.contains(s)))
+        .map(|g| {
+            let lacking = g
+                .iter()
+                .filter(|s| !(s.is_stored() && store.as_ref().is_some_and(|d| d.has(**s))))
+                .map(|&s| Indexer::new(tables.clone(), s).size())
+                .sum();
+            (g, lacking)
+        })
+        .filter(|g| g.1 > 0)
+        .collect()
 }
 
 /// The options of `ludus merels solve` (and the other merels commands)
@@ -210,21 +221,29 @@ pub fn probe(
     let st = pos.state();
     let s = solver::merels::Sector::of(&st);
     let max_men = s.w + s.wf + s.b + s.bf;
-    let missing = positions_to_solve(rules, max_men, db.as_deref());
+    let unsolved = unsolved_groups(rules, s, db.as_deref());
+    let missing: u64 = unsolved.iter().map(|g| g.1).sum();
     // Value iteration over chance in movement costs some twenty sweeps.
     let work = if rules.dice_in_movement() { 20 * missing } else { missing };
     if work > PROBE_SOLVE_LIMIT && !solve_anyway {
+        // A few stored groups: each alone, in order; otherwise everything
+        // up to the position's men.
+        let commands = if db.is_some() && unsolved.len() <= 3 && unsolved.iter().all(|g| g.0[0].is_stored()) {
+            let all = solve_command(rules, 2 * rules.men(), db.as_deref());
+            unsolved.iter().map(|g| format!("{all} --group {}", g.0[0].key())).collect::<Vec<_>>().join("\n  ")
+        } else {
+            solve_command(rules, max_men, db.as_deref())
+        };
         return Err(CliError(format!(
-            "this probe needs {missing} positions solved that {}; solve them first with\n  {}\n\
+            "this probe needs {missing} positions solved that {}; solve them first with\n  {commands}\n\
              (or add --solve to solve them now)",
             match &db {
                 Some(d) => format!("the database in {} does not hold", d.display()),
                 None => "no database holds (--no-db)".to_string(),
             },
-            solve_command(rules, max_men, db.as_deref())
         )));
     }
-    let opts = SolveOptions { db, max_men: Some(max_men), keep_all: true, ..SolveOptions::default() };
+    let opts = SolveOptions { db, from: Some(s), keep_all: true, ..SolveOptions::default() };
     let sol = Solution::solve_with(*rules, &opts, obs)?;
     let value = sol.eval(&st).ok_or_else(|| CliError(format!("{pos} is outside the solved positions")))?;
     if json {

@@ -74,6 +74,41 @@ fn solved_three(dir: &Path) -> (Rules, Solution, Sector, PathBuf, Vec<u8>) {
 }
 
 #[test]
+fn a_solve_from_a_sector_takes_exactly_what_play_reaches_from_it() {
+    use std::collections::BTreeSet;
+    let rules = Rules::new(BoardKind::Six, Dice::None);
+    let whole = Solution::solve(rules, &Silent);
+    let all = values(&whole);
+    let order = solver::merels::sector::solve_order(&rules);
+    for from in order.iter().step_by(9).map(|g| g[0]).chain([Sector::start(&rules)]) {
+        let key = from.key();
+        // The closure by plain repetition: add every successor until
+        // nothing changes.
+        let mut reach = BTreeSet::from([from]);
+        loop {
+            let more: BTreeSet<Sector> = reach.iter().flat_map(|&s| successors(&rules, s)).collect();
+            let before = reach.len();
+            reach.extend(more);
+            if reach.len() == before {
+                break;
+            }
+        }
+        let part = Solution::solve_with(rules, &SolveOptions { from: Some(from), ..SolveOptions::default() }, &Silent)
+            .unwrap();
+        let solved: BTreeSet<Sector> = part.records.iter().flat_map(|r| r.sectors.iter().copied()).collect();
+        let stored: BTreeSet<Sector> = reach.iter().copied().filter(|s| s.is_stored()).collect();
+        assert_eq!(solved.iter().copied().filter(|s| s.is_stored()).collect::<BTreeSet<_>>(), stored, "{key}");
+        assert!(solved.is_subset(&reach), "{key}");
+        let got = values(&part);
+        assert!(!got.is_empty(), "{key}");
+        for (s, v) in &got {
+            let same = all.iter().find(|(t, _)| t == s).map(|(_, w)| w);
+            assert_eq!(same, Some(v), "{key}: {s}");
+        }
+    }
+}
+
+#[test]
 fn damaged_and_foreign_files_are_reported_and_solved_again() {
     let dir = temp("damage");
     let (rules, first, target, path, good) = solved_three(&dir);

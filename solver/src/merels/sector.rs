@@ -113,6 +113,20 @@ pub fn successors(rules: &Rules, s: Sector) -> Vec<Sector> {
     out.into_iter().collect()
 }
 
+/// The sectors play can reach from `from`, `from` among them.
+pub fn reachable(rules: &Rules, from: Sector) -> BTreeSet<Sector> {
+    let mut seen = BTreeSet::from([from]);
+    let mut stack = vec![from];
+    while let Some(s) = stack.pop() {
+        for c in successors(rules, s) {
+            if seen.insert(c) {
+                stack.push(c);
+            }
+        }
+    }
+    seen
+}
+
 /// The sectors reachable from the start, grouped into strongly connected
 /// components, listed so that every group comes after all groups it leads
 /// to, and among groups that are ready the smallest endgames first (fewest

@@ -18,7 +18,7 @@ use super::known::Known;
 use super::observer::Observer;
 use super::plan;
 use super::retro::{forward_dtm, retrograde};
-use super::sector::{Sector, solve_order, successors};
+use super::sector::{Sector, reachable, solve_order, successors};
 use super::strategy;
 use super::table::{Census, Kind, Meta, Table};
 use super::value::exact_denominator;
@@ -30,6 +30,9 @@ pub struct SolveOptions {
     pub db: Option<PathBuf>,
     /// Solve only the groups whose sectors have at most this many men in all.
     pub max_men: Option<u8>,
+    /// Solve only the groups play can reach from this sector (what a
+    /// position in it needs).
+    pub from: Option<Sector>,
     /// Keep every table in memory (otherwise tables no later group needs are
     /// dropped and reloaded from the database on demand).
     pub keep_all: bool,
@@ -50,6 +53,7 @@ impl Default for SolveOptions {
         SolveOptions {
             db: None,
             max_men: None,
+            from: None,
             keep_all: true,
             memory_limit: 14 << 30,
             group: None,
@@ -187,8 +191,12 @@ impl Solution {
             summaries: FxHashMap::default(),
         };
         let men = |s: &Sector| s.w + s.wf + s.b + s.bf;
-        let todo: Vec<Vec<Sector>> =
-            order.into_iter().filter(|g| opts.max_men.is_none_or(|m| g.iter().all(|s| men(s) <= m))).collect();
+        let reach = opts.from.map(|s| reachable(&rules, s));
+        let todo: Vec<Vec<Sector>> = order
+            .into_iter()
+            .filter(|g| opts.max_men.is_none_or(|m| g.iter().all(|s| men(s) <= m)))
+            .filter(|g| reach.as_ref().is_none_or(|r| g.iter().any(|s| r.contains(s))))
+            .collect();
         // The last group that reads each sector, for dropping tables early.
         let mut last_use: FxHashMap<Sector, usize> = FxHashMap::default();
         for (gi, g) in todo.iter().enumerate() {
