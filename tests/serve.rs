@@ -181,11 +181,24 @@ fn nine_without_databases_names_the_missing_sectors() {
     let missing = &v["missing"];
     assert!(missing["sectors"].as_array().unwrap().iter().any(|x| x == "1-8-1-8"), "{missing}");
     let cmd = missing["command"].as_str().unwrap();
-    assert!(cmd.starts_with("ludus merels solve --board nine --dice none --max-men 18 --db "), "{cmd}");
+    assert!(cmd.starts_with("ludus merels solve --board nine --dice none --db "), "{cmd}");
+    assert!(!cmd.contains("--group") && !cmd.contains('\n'), "{cmd}");
     assert!(v["value"].is_null());
     let rules = Rules::new(BoardKind::Nine, Dice::None);
     let pos: merels::Position = v["position"].as_str().unwrap().parse().unwrap();
     assert_eq!(v["moves"].as_array().unwrap().len(), rules.actions(&pos.state(), merels::Throw::None).len());
+}
+
+/// A nine men's endgame lacking a few groups: each one's command, in order.
+#[test]
+fn a_nine_endgame_names_each_missing_group() {
+    let dir = common::temp("serve", "empty-db-endgame");
+    let s = Server::start(&["--db", dir.to_str().unwrap()]);
+    let v = ok(&s, "/api/merels/probe?position=nine:x..o.....x....o..x...o.o%20x%200%200");
+    let cmd = v["missing"]["command"].as_str().unwrap();
+    let groups: Vec<&str> = cmd.lines().filter_map(|l| l.split(" --group ").nth(1)).collect();
+    assert_eq!(groups, ["3-0-3-0", "3-0-4-0"], "{cmd}");
+    assert!(cmd.lines().all(|l| l.starts_with("ludus merels solve --board nine --dice schaedler --db ")), "{cmd}");
 }
 
 /// The board picture's points and lines are the library's.

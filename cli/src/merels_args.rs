@@ -208,6 +208,25 @@ pub fn solve_command(rules: &Rules, max_men: u8, db: Option<&std::path::Path>) -
     c
 }
 
+/// The `ludus merels solve` commands, one per line, that provide what a
+/// position in sector `from` lacks (`unsolved`, by [`unsolved_groups`]):
+/// with a database and at most three groups missing, all stored, each group
+/// alone (`--group`, in order); otherwise every sector up to the position's
+/// men.
+pub fn solve_commands(
+    rules: &Rules,
+    from: solver::merels::Sector,
+    unsolved: &[(Vec<solver::merels::Sector>, u64)],
+    db: Option<&std::path::Path>,
+) -> String {
+    if db.is_some() && unsolved.len() <= 3 && unsolved.iter().all(|g| g.0[0].is_stored()) {
+        let all = solve_command(rules, 2 * rules.men(), db);
+        unsolved.iter().map(|g| format!("{all} --group {}", g.0[0].key())).collect::<Vec<_>>().join("\n")
+    } else {
+        solve_command(rules, from.w + from.wf + from.b + from.bf, db)
+    }
+}
+
 /// Solves what a position needs (reading finished sectors from the
 /// database) and prints its value and every action rated.
 pub fn probe(
@@ -220,20 +239,12 @@ pub fn probe(
 ) -> Result<()> {
     let st = pos.state();
     let s = solver::merels::Sector::of(&st);
-    let max_men = s.w + s.wf + s.b + s.bf;
     let unsolved = unsolved_groups(rules, s, db.as_deref());
     let missing: u64 = unsolved.iter().map(|g| g.1).sum();
     // Value iteration over chance in movement costs some twenty sweeps.
     let work = if rules.dice_in_movement() { 20 * missing } else { missing };
     if work > PROBE_SOLVE_LIMIT && !solve_anyway {
-        // A few stored groups: each alone, in order; otherwise everything
-        // up to the position's men.
-        let commands = if db.is_some() && unsolved.len() <= 3 && unsolved.iter().all(|g| g.0[0].is_stored()) {
-            let all = solve_command(rules, 2 * rules.men(), db.as_deref());
-            unsolved.iter().map(|g| format!("{all} --group {}", g.0[0].key())).collect::<Vec<_>>().join("\n  ")
-        } else {
-            solve_command(rules, max_men, db.as_deref())
-        };
+        let commands = solve_commands(rules, s, &unsolved, db.as_deref()).replace('\n', "\n  ");
         return Err(CliError(format!(
             "this probe needs {missing} positions solved that {}; solve them first with\n  {commands}\n\
              (or add --solve to solve them now)",

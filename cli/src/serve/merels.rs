@@ -21,7 +21,8 @@ use solver::merels::{Sector, Silent, Solution, SolveOptions};
 use super::AppState;
 use super::params::{ApiError, ApiResult, Params, blocking};
 use crate::merels_args::{
-    MoreRuleArgs, RuleArgs, parse_position, play_moves, probe_json, rule_options, rules_for, throw_name,
+    MoreRuleArgs, RuleArgs, parse_position, play_moves, probe_json, rule_options, rules_for, solve_commands,
+    throw_name, unsolved_groups,
 };
 
 /// Solutions kept at once (each rule set's in-memory solve, each database
@@ -228,13 +229,13 @@ fn explore(state: &AppState, rules: Rules, pos: Position) -> ApiResult<Value> {
     } else {
         let (sector, missing) = missing_sectors(&rules, &pos, &state.db);
         if !lost && !missing.is_empty() {
-            let men = sector.w + sector.wf + sector.b + sector.bf;
             let db = Db::new(&state.db, rules);
+            let unsolved = unsolved_groups(&rules, sector, Some(&state.db));
             let mut out = unrated(&rules, &pos);
             out["missing"] = json!({
                 "directory": db.dir().display().to_string(),
                 "sectors": missing.iter().map(|s| s.key()).collect::<Vec<_>>(),
-                "command": format!("ludus merels solve {} --max-men {men} --db {}", rule_options(&rules), state.db.display()),
+                "command": solve_commands(&rules, sector, &unsolved, Some(&state.db)),
             });
             return Ok(finish(out, &rules, &pos, "database", t));
         }
