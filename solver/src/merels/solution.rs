@@ -98,8 +98,9 @@ impl std::fmt::Display for SolveError {
             }
             SolveError::Memory { group, need, limit, solved, groups } => write!(
                 f,
-                "sector group {} needs about {:.1} GiB, more than the {:.1} GiB allowed: solved {solved} of {groups} \
-                 groups (everything with fewer men is on disk)",
+                "sector group {} needs about {:.1} GiB, more than the {:.1} GiB allowed (--memory): the {solved} of \
+                 {groups} groups before it are done; `ludus merels plan` lists every group with the memory it \
+                 needs, and `--group KEY` solves one alone",
                 group.join(", "),
                 *need as f64 / (1u64 << 30) as f64,
                 *limit as f64 / (1u64 << 30) as f64,
