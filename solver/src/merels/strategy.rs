@@ -183,6 +183,11 @@ pub struct Stats {
     /// Seconds spent in the warm start, in exact evaluations, in
     /// improvement passes and in finding loops to hold.
     pub seconds: [f64; 4],
+    /// Nodes whose value exact evaluations computed, over all rounds.
+    pub evaluated: u64,
+    /// Positions improvement passes examined (each one's moves read), over
+    /// all rounds.
+    pub examined: u64,
 }
 
 /// The side whose strategy the outer loop improves, and the side that
@@ -561,6 +566,7 @@ impl<'a> Group<'a> {
     pub fn evaluate(&mut self) {
         let t = std::time::Instant::now();
         if self.whole || self.full_passes {
+            self.stats.evaluated += 2 * self.n as u64;
             self.evaluate_all();
             self.switched.clear();
             self.whole = false;
@@ -625,6 +631,7 @@ impl<'a> Group<'a> {
             ends.push(hi);
             lo = hi;
         }
+        self.stats.evaluated += nodes.len() as u64;
         for &g in &nodes {
             mark[g as usize] = TO_DO;
         }
@@ -837,6 +844,7 @@ impl<'a> Group<'a> {
             *self.flag[p as usize].get_mut() &= !bit;
         }
         list.par_sort_unstable();
+        self.stats.examined += list.len() as u64;
         // Each listed node's new choice where it changes (`SKIP`: none), then
         // the changes applied in order.
         let mut picks = std::mem::take(&mut self.picks);
@@ -1334,7 +1342,8 @@ impl<'a> Group<'a> {
         if trace {
             eprintln!(
                 "{n} positions, {} in-group children: rounds {}, holds {}, gap between the sides {:.2e}; seconds warm {:.2} evaluate {:.2} \
-                 improve {:.2} hold {:.2}; ranked {} (largest {}), stuck {}",
+                 improve {:.2} hold {:.2}; nodes evaluated {} ({:.1} per position), positions examined {} ({:.1} per \
+                 position); ranked {} (largest {}), stuck {}",
                 self.kids.items.len(),
                 self.stats.rounds,
                 self.stats.holds,
@@ -1343,6 +1352,10 @@ impl<'a> Group<'a> {
                 self.stats.seconds[1],
                 self.stats.seconds[2],
                 self.stats.seconds[3],
+                self.stats.evaluated,
+                self.stats.evaluated as f64 / n as f64,
+                self.stats.examined,
+                self.stats.examined as f64 / n as f64,
                 self.stats.ranked,
                 self.stats.max_rank,
                 self.stats.stuck
