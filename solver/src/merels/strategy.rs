@@ -185,8 +185,8 @@ pub struct Stats {
     pub seconds: [f64; 4],
     /// Nodes whose value exact evaluations computed, over all rounds.
     pub evaluated: u64,
-    /// Positions improvement passes examined (each one's moves read), over
-    /// all rounds.
+    /// Positions listed for improvement passes (each live one's moves
+    /// read), over all rounds.
     pub examined: u64,
 }
 
@@ -1342,8 +1342,8 @@ impl<'a> Group<'a> {
         if trace {
             eprintln!(
                 "{n} positions, {} in-group children: rounds {}, holds {}, gap between the sides {:.2e}; seconds warm {:.2} evaluate {:.2} \
-                 improve {:.2} hold {:.2}; nodes evaluated {} ({:.1} per position), positions examined {} ({:.1} per \
-                 position); ranked {} (largest {}), stuck {}",
+                 improve {:.2} hold {:.2}; nodes evaluated {} ({:.1} per position), positions listed for passes {} ({:.1} \
+                 per position); ranked {} (largest {}), stuck {}",
                 self.kids.items.len(),
                 self.stats.rounds,
                 self.stats.holds,
