@@ -223,7 +223,7 @@ pub fn solve_commands(
         let all = solve_command(rules, 2 * rules.men(), db);
         unsolved.iter().map(|g| format!("{all} --group {}", g.0[0].key())).collect::<Vec<_>>().join("\n")
     } else {
-        solve_command(rules, from.w + from.wf + from.b + from.bf, db)
+        solve_command(rules, from.men(), db)
     }
 }
 

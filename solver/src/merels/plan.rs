@@ -105,9 +105,8 @@ pub fn group_reads(rules: &Rules, group: &[Sector]) -> Vec<Sector> {
 pub fn plan(rules: &Rules, max_men: Option<u8>) -> Vec<PlannedGroup> {
     let tables = BoardTables::new(rules.board);
     let size = |s: Sector| Indexer::new(tables.clone(), s).size();
-    let men = |s: &Sector| s.w + s.wf + s.b + s.bf;
     let order: Vec<Vec<Sector>> =
-        solve_order(rules).into_iter().filter(|g| max_men.is_none_or(|m| g.iter().all(|s| men(s) <= m))).collect();
+        solve_order(rules).into_iter().filter(|g| max_men.is_none_or(|m| g.iter().all(|s| s.men() <= m))).collect();
     let group_key = |s: Sector| order.iter().find(|g| g.contains(&s)).map(|g| g[0].key()).unwrap_or_else(|| s.key());
     order
         .iter()

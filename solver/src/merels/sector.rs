@@ -35,6 +35,11 @@ impl Sector {
         Sector { w: self.b, wf: self.bf, b: self.w, bf: self.wf }
     }
 
+    /// The men of both sides, on the board and in hand.
+    pub fn men(self) -> u8 {
+        self.w + self.wf + self.b + self.bf
+    }
+
     /// Both sides are moving (no men in hand).
     pub fn is_movement(self) -> bool {
         self.wf == 0 && self.bf == 0
@@ -155,7 +160,7 @@ pub fn solve_order(rules: &Rules) -> Vec<Vec<Sector>> {
     let key = |g: usize| {
         let ss = &groups[g];
         let hands = ss.iter().map(|s| s.wf + s.bf).max().unwrap_or(0);
-        let men = ss.iter().map(|s| s.w + s.wf + s.b + s.bf).max().unwrap_or(0);
+        let men = ss.iter().map(|s| s.men()).max().unwrap_or(0);
         (hands, men, ss[0])
     };
     let mut ready: BTreeSet<((u8, u8, Sector), usize)> =

@@ -191,11 +191,10 @@ impl Solution {
             db,
             summaries: FxHashMap::default(),
         };
-        let men = |s: &Sector| s.w + s.wf + s.b + s.bf;
         let reach = opts.from.map(|s| reachable(&rules, s));
         let todo: Vec<Vec<Sector>> = order
             .into_iter()
-            .filter(|g| opts.max_men.is_none_or(|m| g.iter().all(|s| men(s) <= m)))
+            .filter(|g| opts.max_men.is_none_or(|m| g.iter().all(|s| s.men() <= m)))
             .filter(|g| reach.as_ref().is_none_or(|r| g.iter().any(|s| r.contains(s))))
             .collect();
         // The last group that reads each sector, for dropping tables early.

@@ -236,7 +236,7 @@ pub fn verify(
 ) -> Result<VerifyReport, SolveError> {
     let rules = sol.rules;
     let db = sol.database().cloned().ok_or(SolveError::NoDatabase("verifying"))?;
-    let within = |s: &Sector| max_men.is_none_or(|m| s.w + s.wf + s.b + s.bf <= m);
+    let within = |s: &Sector| max_men.is_none_or(|m| s.men() <= m);
     let order: Vec<Sector> = solve_order(&rules).into_iter().flatten().filter(|s| s.is_stored() && within(s)).collect();
     let mut report = VerifyReport {
         rules: rules.label(),
