@@ -6,7 +6,7 @@
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use engine::merels::{Board, BoardKind, Dice, Rules};
-use solver::merels::strategy::{Group, SECOND};
+use solver::merels::strategy::{self, Group, SECOND};
 use solver::merels::{BoardTables, Indexer, Sector, Silent, Solution, SolveOptions};
 use std::hint::black_box;
 
@@ -81,8 +81,16 @@ fn passes(c: &mut Criterion) {
             g.bench_function("strategy iteration: progress ranks", |b| {
                 b.iter_batched(evaluated, |mut it| it.ranks(), BatchSize::PerIteration)
             });
+            g.bench_function("strategy iteration: largest mill level (sampled)", |b| {
+                b.iter(|| strategy::largest_level_share(&rules, &ix))
+            });
+            // The whole group as the solver takes it (a mill level at a
+            // time), and at once.
             g.bench_function("strategy iteration: whole group", |b| {
                 b.iter(|| known.solve_group(&group, &opts, &Silent))
+            });
+            g.bench_function("strategy iteration: whole group at once", |b| {
+                b.iter(|| Group::new(&rules, &known, ix.clone(), &Silent).run(0.0, &Silent))
             });
         }
         g.finish();

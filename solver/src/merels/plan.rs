@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use super::index::{BoardTables, Indexer};
 use super::sector::{Sector, solve_order, successors};
+use super::strategy;
 use super::table::{Exact, Kind};
 
 /// One group of the plan.
@@ -42,18 +43,36 @@ pub struct PlannedGroup {
     pub memory: u64,
 }
 
-/// Bytes per index of a group's working arrays.
-pub fn working_bytes(rules: &Rules, group: &[Sector]) -> u64 {
+/// Bytes of a group's working arrays.
+pub fn working_memory(rules: &Rules, ix: &[Indexer]) -> u64 {
+    let group: Vec<Sector> = ix.iter().map(|x| x.sector()).collect();
+    let indices: u64 = ix.iter().map(|x| x.size()).sum();
     let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
-    match (cyclic, Kind::of(rules, group[0])) {
-        // Per position: kind, two exits, the offsets of its children and
-        // parents, a flag and a place in each side's list for the next pass,
-        // a pass's change, and the warm start's bounds; per node (each
-        // position with each side to move): value, successor, choice, and a
-        // partial evaluation's mark, place and old value; then 4 bytes per
-        // in-group child and 4 per parent (`strategy::Group`).
+    let per_index = match (cyclic, Kind::of(rules, group[0])) {
+        // The group's codes, progress ranks and mill levels, and the place of
+        // a level's positions among them (8 per index); then one mill level
+        // at a time (`strategy::solve`), per position: its index, kind, two
+        // exits, the offsets of its children and parents, a flag and a place
+        // in each side's list for the next pass, a pass's change, and the
+        // warm start's bounds; per node (each position with each side to
+        // move): value, successor, choice, and a partial evaluation's mark,
+        // place and old value; then 4 bytes per in-group child and 4 per
+        // parent (`strategy::Group`).
         (true, Kind::Chance) => {
-            1 + 4 + 4 + 8 + 8 + 1 + 2 * 4 + 12 + 32 + 2 * (8 + 4 + 1 + 1 + 4 + 8) + 8 * children_estimate(rules, group)
+            let part = (indices as f64 * strategy::largest_level_share(rules, ix)).ceil() as u64;
+            let per_position = 4
+                + 1
+                + 4
+                + 4
+                + 8
+                + 8
+                + 1
+                + 2 * 4
+                + 12
+                + 32
+                + 2 * (8 + 4 + 1 + 1 + 4 + 8)
+                + 8 * children_estimate(rules, &group);
+            return 8 * indices + part * per_position;
         }
         // One cell per position (a value, or the count of successors still
         // open), then the table.
@@ -61,7 +80,8 @@ pub fn working_bytes(rules: &Rules, group: &[Sector]) -> u64 {
         (false, Kind::Exact) => Exact::width_for(group[0]) as u64,
         (false, Kind::Chance) => 4,
         (false, Kind::Dtm) => 2,
-    }
+    };
+    indices * per_index
 }
 
 /// The mean number of steps a position of the group has, rounded up: each
@@ -104,7 +124,8 @@ pub fn group_reads(rules: &Rules, group: &[Sector]) -> Vec<Sector> {
 /// at most `max_men` men in all, if given).
 pub fn plan(rules: &Rules, max_men: Option<u8>) -> Vec<PlannedGroup> {
     let tables = BoardTables::new(rules.board);
-    let size = |s: Sector| Indexer::new(tables.clone(), s).size();
+    let indexer = |s: Sector| Indexer::new(tables.clone(), s);
+    let size = |s: Sector| indexer(s).size();
     let order: Vec<Vec<Sector>> =
         solve_order(rules).into_iter().filter(|g| max_men.is_none_or(|m| g.iter().all(|s| s.men() <= m))).collect();
     let group_key = |s: Sector| order.iter().find(|g| g.contains(&s)).map(|g| g[0].key()).unwrap_or_else(|| s.key());
@@ -124,7 +145,7 @@ pub fn plan(rules: &Rules, max_men: Option<u8>) -> Vec<PlannedGroup> {
                 needs,
                 reads: reads.iter().map(|s| file_name(*s)).collect(),
                 indices,
-                memory: indices * working_bytes(rules, group) + read_bytes,
+                memory: working_memory(rules, &group.iter().map(|&s| indexer(s)).collect::<Vec<_>>()) + read_bytes,
             }
         })
         .collect()

@@ -294,9 +294,9 @@ impl Solution {
     /// Bytes a group's solve needs: its working arrays and the tables of
     /// its successors in memory.
     pub fn memory_estimate(&self, group: &[Sector]) -> u64 {
-        let size: u64 = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s).size()).sum();
+        let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s)).collect();
         let loaded: u64 = self.known.tables.values().map(|t| t.values.bytes()).sum();
-        size * plan::working_bytes(&self.rules, group) + loaded
+        plan::working_memory(&self.rules, &ix) + loaded
     }
 
     /// The position in `todo` of the group holding sector `key`, whose
@@ -400,7 +400,7 @@ impl Solution {
         match (cyclic, Kind::of(rules, group[0])) {
             (true, Kind::Chance) => {
                 let error = self.successor_error(group);
-                strategy::Group::new(rules, &self.known, ix, obs).run(error, obs).0
+                strategy::solve(rules, &self.known, ix, error, obs).0
             }
             (true, _) => retrograde(rules, &self.known, ix, obs, self.checkpoint(group, opts).as_ref())
                 .expect("only a checkpoint asked to stop stops"),

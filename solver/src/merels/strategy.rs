@@ -14,6 +14,18 @@
 //! where endless play counts 0. This equation has many solutions where play
 //! can cycle; the value is the one both sides can guarantee.
 //!
+//! # A mill level at a time
+//! A step that stays in the group closes no mill, so the lines the two
+//! sides fill (the position's mill level) stay the same or, when the man
+//! left a mill, fall: play never climbs to a higher level. [`solve`] solves
+//! the levels in turn, lowest first, each as a game of its own whose exits
+//! also lead into the levels below; only one level's working arrays are in
+//! memory at once (all of them beside the group's codes), which on nine
+//! men's morris is a fifth to nine tenths of the group. The proven errors
+//! of the levels add up, and the progress ranks of each level are raised
+//! above those of the levels below, so that they fall along play through
+//! the whole group.
+//!
 //! # Strategy iteration with exact evaluation
 //! A strategy picks, for every position and throw, either the exit or one
 //! in-group child (the same after both throws). Under a pair of strategies
@@ -190,6 +202,31 @@ pub struct Stats {
     pub examined: u64,
 }
 
+impl Stats {
+    /// Adds the effort of another part of the group (the largest of the
+    /// residuals, slacks and gaps; the sum of the rounding bounds, which the
+    /// parts' errors add up).
+    fn absorb(&mut self, o: &Stats) {
+        self.rounds += o.rounds;
+        self.holds += o.holds;
+        self.ranked += o.ranked;
+        self.max_rank = self.max_rank.max(o.max_rank);
+        self.warm += o.warm;
+        self.stuck += o.stuck;
+        self.residual = self.residual.max(o.residual);
+        self.slack = self.slack.max(o.slack);
+        self.repairs += o.repairs;
+        self.arithmetic += o.arithmetic;
+        self.discounts = self.discounts.max(o.discounts);
+        self.gap = self.gap.max(o.gap);
+        for (s, t) in self.seconds.iter_mut().zip(o.seconds) {
+            *s += t;
+        }
+        self.evaluated += o.evaluated;
+        self.examined += o.examined;
+    }
+}
+
 /// The side whose strategy the outer loop improves, and the side that
 /// replies.
 pub const FIRST: usize = 0;
@@ -211,6 +248,11 @@ pub struct Group<'a> {
     rules: &'a Rules,
     ix: Vec<Indexer>,
     base: Vec<u64>,
+    /// Positions of the group (its sectors' indices one after the other)
+    /// taken by this solve, ascending: position id `p` is `ids[p]` (empty:
+    /// all of them, id and index alike), and the place of each among them.
+    ids: Vec<u32>,
+    members: Option<Members>,
     n: usize,
     kind: Vec<u8>,
     /// Best exit codes for the side to move after a normal / special throw.
@@ -259,17 +301,32 @@ impl<'a> Group<'a> {
     /// Builds the group: every position's exits and a first strategy for
     /// both sides (take an exit worth at least 0, else stay).
     pub fn new(rules: &'a Rules, known: &Known, ix: Vec<Indexer>, obs: &dyn Observer) -> Group<'a> {
-        let mut base = vec![0u64];
-        for x in &ix {
-            base.push(base.last().expect("base") + x.size());
-        }
-        let n = *base.last().expect("base") as usize;
-        assert!(n < NONE as usize, "a group of {n} positions is too big for 32-bit ids");
+        Group::part(rules, known, ix, Vec::new(), &[], obs)
+    }
+
+    /// Builds the part of the group made of the positions `ids` (indices of
+    /// the group, ascending; empty: the whole group): a set that play
+    /// leaves only through the group's exits and into positions of the group
+    /// whose codes `lower` (by sector of the group, then index) holds.
+    fn part(
+        rules: &'a Rules,
+        known: &Known,
+        ix: Vec<Indexer>,
+        ids: Vec<u32>,
+        lower: &[Vec<u32>],
+        obs: &dyn Observer,
+    ) -> Group<'a> {
+        let base = bases(&ix);
+        let all = *base.last().expect("base") as usize;
+        assert!(all < NONE as usize, "a group of {all} positions is too big for 32-bit ids");
+        let (n, members) = if ids.is_empty() { (all, None) } else { (ids.len(), Some(Members::new(all, &ids))) };
         let w_s = rules.special_72 as u32;
         let mut g = Group {
             rules,
             ix,
             base,
+            ids,
+            members,
             n,
             kind: vec![UNUSED; n],
             en: vec![NONE; n],
@@ -296,7 +353,7 @@ impl<'a> Group<'a> {
         };
         obs.begin("strategy iteration: exits", n as u64);
         let this = &g;
-        let (kids, built) = Lists::build(n, |id, kids| this.build(known, id, kids), obs);
+        let (kids, built) = Lists::build(n, |id, kids| this.build(known, lower, id, kids), obs);
         obs.finish();
         for (p, Built { kind: k, en, es, next, mode }) in built.into_iter().enumerate() {
             g.kind[p] = k;
@@ -375,29 +432,30 @@ impl<'a> Group<'a> {
         self.n == 0
     }
 
+    /// The index in the group of position `p`.
+    #[inline]
+    fn group_index(&self, p: usize) -> usize {
+        if self.ids.is_empty() { p } else { self.ids[p] as usize }
+    }
+
     #[inline]
     fn state(&self, p: usize) -> Option<State> {
-        let slot = self.base.iter().rposition(|&b| b <= p as u64).expect("slot");
-        let i = p as u64 - self.base[slot];
-        let x = &self.ix[slot];
-        if !x.is_canonical(i) {
-            return None;
-        }
-        let st = x.state(i);
-        self.rules.valid(&st).then_some(st)
+        state_at(self.rules, &self.ix, &self.base, self.group_index(p))
     }
 
-    /// The position id of an in-group state, if it is in the group.
+    /// Where an in-group state is: its sector's place in the group and its
+    /// index there, if it is in the group.
     #[inline]
-    fn locate(&self, st: &State) -> Option<u32> {
+    fn locate(&self, st: &State) -> Option<(usize, u64)> {
         let s = Sector::of(st);
         let slot = self.ix.iter().position(|x| x.sector() == s)?;
-        Some((self.base[slot] + self.ix[slot].index(st)) as u32)
+        Some((slot, self.ix[slot].index(st)))
     }
 
-    /// Position `id` as built, its in-group children (ascending, each once)
-    /// appended to `kids`.
-    fn build(&self, known: &Known, id: usize, kids: &mut Vec<u32>) -> Built {
+    /// Position `id` as built, its children in this part (ascending, each
+    /// once) appended to `kids`; children in the group outside the part are
+    /// exits of the values in `lower`.
+    fn build(&self, known: &Known, lower: &[Vec<u32>], id: usize, kids: &mut Vec<u32>) -> Built {
         let empty = |kind| Built { kind, en: NONE, es: NONE, next: NONE, mode: 0 };
         let Some(st) = self.state(id) else { return empty(UNUSED) };
         if self.rules.lost(&st) {
@@ -413,7 +471,24 @@ impl<'a> Group<'a> {
             special_any = true;
             normal_any |= !is_leap;
             let inside = if a.captures().is_empty() && !self.rules.lost(&child) { self.locate(&child) } else { None };
-            match inside {
+            let (here, code) = match inside {
+                Some((slot, i)) => {
+                    let at = self.base[slot] + i;
+                    match &self.members {
+                        None => (Some(at as u32), NONE),
+                        Some(m) => match m.slot(at as u32) {
+                            Some(c) => (Some(c), NONE),
+                            None => {
+                                let code = lower[slot][i as usize];
+                                assert_ne!(code, CODE_UNUSED, "a step leads to a part of the group solved later");
+                                (None, code)
+                            }
+                        },
+                    }
+                }
+                None => (None, known.code(&child).expect("successor sectors are solved first")),
+            };
+            match here {
                 Some(c) => {
                     if first == NONE {
                         first = c
@@ -421,7 +496,7 @@ impl<'a> Group<'a> {
                     kids.push(c);
                 }
                 None => {
-                    let code = neg_code(known.code(&child).expect("successor sectors are solved first"));
+                    let code = neg_code(code);
                     if is_leap {
                         leap = better(leap, code);
                     } else {
@@ -1287,9 +1362,20 @@ impl<'a> Group<'a> {
             .reduce(|| 0.0, f64::max)
     }
 
-    /// Iterates to optimal strategies and returns the group's tables with
-    /// their progress ranks.
-    pub fn run(mut self, succ_error: f64, obs: &dyn Observer) -> (Vec<Table>, Stats) {
+    /// Frees what only the iteration reads: the in-group parents, the
+    /// lists and flags of the partial rounds.
+    fn release_iteration(&mut self) {
+        self.parents = Lists::default();
+        self.picks = Vec::new();
+        self.dirty = [Vec::new(), Vec::new()];
+        self.switched = Vec::new();
+        self.scratch = Scratch::default();
+        self.flag = Vec::new();
+    }
+
+    /// Iterates to optimal strategies: the values, progress ranks and proven
+    /// error of the positions solved.
+    fn solve(mut self, succ_error: f64, obs: &dyn Observer) -> Solved {
         let trace = std::env::var_os("LUDUS_TRACE").is_some();
         let discounts: &[f64] = if self.undiscounted { &[0.0] } else { &DISCOUNTS };
         self.lambda = 1.0 - discounts[0];
@@ -1332,7 +1418,9 @@ impl<'a> Group<'a> {
             }
         }
         // The progress ranks and the bound on the rounding error, side by
-        // side (the bound follows the strategies' paths one at a time).
+        // side (the bound follows the strategies' paths one at a time), in
+        // the room of what only the iteration needed.
+        self.release_iteration();
         let mut mark = std::mem::take(&mut self.mark);
         let (ranked, arithmetic) = rayon::join(|| self.rank_progress(), || self.arithmetic_bound(&mut mark));
         self.mark = mark;
@@ -1363,24 +1451,187 @@ impl<'a> Group<'a> {
         }
         obs.finish();
         let error = succ_error + self.stats.arithmetic + GRID_HALF_STEP + self.stats.gap;
-        let stats = self.stats;
         let n = self.n;
-        let Group { ix, base, kind, mut val, rank, .. } = self;
+        let Group { ids, kind, mut val, rank, stats, .. } = self;
         val.truncate(n);
-        let mut ranks = vec![0u16; n];
-        for &(p, r) in &rank {
-            ranks[p as usize] = r.min(u16::MAX as u32) as u16;
-        }
-        let mut out = Vec::new();
-        for (slot, x) in ix.into_iter().enumerate() {
-            let range = base[slot] as usize..base[slot + 1] as usize;
-            let codes: Vec<u32> =
-                range.clone().map(|i| if kind[i] == UNUSED { CODE_UNUSED } else { to_code(val[i]) }).collect();
-            let meta = Meta { sweeps: stats.rounds, residual: stats.residual, error, ..Meta::default() };
-            out.push(Table::with_rank(x, Values::Chance(codes), meta, ranks[range].to_vec()));
-        }
-        (out, stats)
+        Solved { ids, kind, val, rank, stats, error }
     }
+
+    /// Iterates to optimal strategies and returns the group's tables with
+    /// their progress ranks (the whole group at once: see [`solve`] for the
+    /// solve a mill level at a time).
+    pub fn run(self, succ_error: f64, obs: &dyn Observer) -> (Vec<Table>, Stats) {
+        let ix = self.ix.clone();
+        let solved = self.solve(succ_error, obs);
+        let mut out = Outputs::new(&ix);
+        out.keep(&solved, 0);
+        let stats = solved.stats;
+        (out.tables(ix, &stats, solved.error), stats)
+    }
+}
+
+/// What solving (a part of) a group gives, by position: the first
+/// player's values, the kinds, the progress ranks; the effort and the proven
+/// error.
+struct Solved {
+    ids: Vec<u32>,
+    kind: Vec<u8>,
+    val: Vec<f64>,
+    rank: Vec<(u32, u32)>,
+    stats: Stats,
+    error: f64,
+}
+
+/// A group's codes and progress ranks as its parts are solved, by sector of
+/// the group and index.
+struct Outputs {
+    base: Vec<u64>,
+    codes: Vec<Vec<u32>>,
+    ranks: Vec<Vec<u16>>,
+}
+
+impl Outputs {
+    fn new(ix: &[Indexer]) -> Outputs {
+        Outputs {
+            base: bases(ix),
+            codes: ix.iter().map(|x| vec![CODE_UNUSED; x.size() as usize]).collect(),
+            ranks: ix.iter().map(|x| vec![0; x.size() as usize]).collect(),
+        }
+    }
+
+    /// The sector and index of the group's index `at`.
+    #[inline]
+    fn place(&self, at: usize) -> (usize, usize) {
+        let slot = self.base.partition_point(|&b| b <= at as u64) - 1;
+        (slot, at - self.base[slot] as usize)
+    }
+
+    /// Keeps a part's values and its ranks raised by `offset`.
+    fn keep(&mut self, part: &Solved, offset: u32) {
+        let at = |p: usize| if part.ids.is_empty() { p } else { part.ids[p] as usize };
+        for (p, (&k, &v)) in part.kind.iter().zip(&part.val).enumerate() {
+            let (slot, i) = self.place(at(p));
+            self.codes[slot][i] = if k == UNUSED { CODE_UNUSED } else { to_code(v) };
+        }
+        for &(p, r) in &part.rank {
+            let (slot, i) = self.place(at(p as usize));
+            self.ranks[slot][i] = (r.saturating_add(offset)).min(u16::MAX as u32) as u16;
+        }
+    }
+
+    fn tables(self, ix: Vec<Indexer>, stats: &Stats, error: f64) -> Vec<Table> {
+        let meta = Meta { sweeps: stats.rounds, residual: stats.residual, error, ..Meta::default() };
+        ix.into_iter()
+            .zip(self.codes.into_iter().zip(self.ranks))
+            .map(|(x, (codes, ranks))| Table::with_rank(x, Values::Chance(codes), meta, ranks))
+            .collect()
+    }
+}
+
+/// The first index of each sector of a group, one after the other, and
+/// their end.
+fn bases(ix: &[Indexer]) -> Vec<u64> {
+    let mut base = vec![0u64];
+    for x in ix {
+        base.push(base.last().expect("base") + x.size());
+    }
+    base
+}
+
+/// The state at the group's index `at`, if it is a position.
+#[inline]
+fn state_at(rules: &Rules, ix: &[Indexer], base: &[u64], at: usize) -> Option<State> {
+    let slot = base.partition_point(|&b| b <= at as u64) - 1;
+    let i = at as u64 - base[slot];
+    let x = &ix[slot];
+    if !x.is_canonical(i) {
+        return None;
+    }
+    let st = x.state(i);
+    rules.valid(&st).then_some(st)
+}
+
+/// The mill level of a position: the lines its two sides fill. A step that
+/// stays in a movement group closes no mill, so it keeps the level or (when
+/// the man left a mill) lowers it: play inside a group never climbs.
+#[inline]
+pub fn mill_level(rules: &Rules, st: &State) -> u8 {
+    let lines = rules.board.lines();
+    lines.iter().filter(|&&l| l.is_subset(st.own) || l.is_subset(st.other)).count() as u8
+}
+
+/// No level: an index that is no position.
+const NO_LEVEL: u8 = u8::MAX;
+
+/// The largest share of a group's indices that one mill level holds (the
+/// part [`solve`] takes at once): counted on a group of at most `SAMPLE`
+/// indices, else estimated from `SAMPLE` indices spread evenly over it, plus
+/// three standard errors.
+pub fn largest_level_share(rules: &Rules, ix: &[Indexer]) -> f64 {
+    const SAMPLE: u64 = 1 << 14;
+    let base = bases(ix);
+    let all = *base.last().expect("base");
+    if all == 0 {
+        return 0.0;
+    }
+    let step = (all / SAMPLE).max(1);
+    let mut count = [0u64; 1 + u8::MAX as usize];
+    let mut taken = 0u64;
+    for k in 0..all / step {
+        // A fixed scatter inside each stride, the same on every run.
+        let at = k * step + (k.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) % step;
+        taken += 1;
+        if let Some(st) = state_at(rules, ix, &base, at as usize) {
+            count[mill_level(rules, &st) as usize] += 1;
+        }
+    }
+    let p = *count.iter().max().expect("levels") as f64 / taken as f64;
+    if step == 1 { p } else { (p + 3.0 * (p * (1.0 - p) / taken as f64).sqrt()).min(1.0) }
+}
+
+/// Solves one movement group under chance a mill level at a time, lowest
+/// first: play never climbs from one level to a higher one, so each level is
+/// a game of its own whose exits lead out of the group or into the levels
+/// below, already solved. Only one level's working arrays are in memory at
+/// once; the progress ranks of each level are raised above the lower
+/// levels', so that they fall along play through the whole group. Returns
+/// the group's tables (as [`Group::run`], to within the rounding of the
+/// exact evaluations) and the effort of all levels.
+pub fn solve(
+    rules: &Rules,
+    known: &Known,
+    ix: Vec<Indexer>,
+    succ_error: f64,
+    obs: &dyn Observer,
+) -> (Vec<Table>, Stats) {
+    let base = bases(&ix);
+    let all = *base.last().expect("base") as usize;
+    assert!(all < NONE as usize, "a group of {all} positions is too big for 32-bit ids");
+    obs.begin("strategy iteration: mill levels", all as u64);
+    let level: Vec<u8> = (0..all)
+        .into_par_iter()
+        .map(|at| state_at(rules, &ix, &base, at).map_or(NO_LEVEL, |st| mill_level(rules, &st)))
+        .collect();
+    obs.finish();
+    let top = level.par_iter().copied().filter(|&l| l != NO_LEVEL).max();
+    let mut out = Outputs::new(&ix);
+    let mut stats = Stats::default();
+    let (mut error, mut offset) = (succ_error, 0u32);
+    for l in 0..=top.unwrap_or(0) {
+        let ids: Vec<u32> = (0..all as u32).into_par_iter().filter(|&at| level[at as usize] == l).collect();
+        if ids.is_empty() {
+            continue;
+        }
+        let part = Group::part(rules, known, ix.clone(), ids, &out.codes, obs).solve(error, obs);
+        out.keep(&part, offset);
+        if part.stats.ranked > 0 {
+            offset = offset.saturating_add(part.stats.max_rank);
+        }
+        error = error.max(part.error);
+        stats.absorb(&part.stats);
+    }
+    stats.max_rank = offset;
+    (out.tables(ix, &stats, error), stats)
 }
 
 /// The progress ranks of a group, by position (`Group::rank`), and their
