@@ -1232,9 +1232,12 @@ impl<'a> Group<'a> {
         let n = self.n;
         let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
         let (wn, ws) = (self.w_n as f64 / 72.0, self.w_s as f64 / 72.0);
-        // Both bounds of a position side by side: one memory access per child.
-        let mut cur: Vec<(f64, f64)> =
-            (0..n).map(|p| if self.kind[p] == LIVE { (-1.0, 1.0) } else { (self.val[p], self.val[p]) }).collect();
+        // Both bounds of a position side by side: one memory access per
+        // child. They only guide the first strategies, so single precision
+        // does (and halves what they take beside the group's arrays).
+        let mut cur: Vec<(f32, f32)> = (0..n)
+            .map(|p| if self.kind[p] == LIVE { (-1.0, 1.0) } else { (self.val[p] as f32, self.val[p] as f32) })
+            .collect();
         let mut new = cur.clone();
         obs.begin("strategy iteration: first bounds (sweeps)", WARM_SWEEPS);
         for sweep in 0..WARM_SWEEPS {
@@ -1257,11 +1260,12 @@ impl<'a> Group<'a> {
                             *o = (lo, hi);
                             continue;
                         }
+                        let (lo, hi) = (lo as f64, hi as f64);
                         let (mut ml, mut mh) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
                         for &c in this.kids(p) {
                             let (cl, ch) = old[c as usize];
-                            ml = ml.max(-ch);
-                            mh = mh.max(-cl);
+                            ml = ml.max(-ch as f64);
+                            mh = mh.max(-cl as f64);
                         }
                         let (en, es) = (x(this.en[p]), x(this.es[p]));
                         let f = |m: f64| {
@@ -1276,7 +1280,7 @@ impl<'a> Group<'a> {
                         };
                         let (nl, nh) = (f(ml).max(lo), f(mh).min(hi));
                         moved = moved.max(nl - lo).max(hi - nh);
-                        *o = (nl, nh);
+                        *o = (nl as f32, nh as f32);
                     }
                     moved
                 })
@@ -1284,7 +1288,7 @@ impl<'a> Group<'a> {
             std::mem::swap(&mut cur, &mut new);
             obs.advance(1);
             self.stats.warm = sweep + 1;
-            if moved < 1e-13 {
+            if moved < 1e-6 {
                 break;
             }
         }
@@ -1292,8 +1296,9 @@ impl<'a> Group<'a> {
         obs.finish();
         for (p, &(lo, hi)) in cur.iter().enumerate() {
             if self.kind[p] == LIVE {
-                self.val[p] = 0.5 * (lo + hi);
-                self.val[n + p] = 0.5 * (lo + hi);
+                let mid = 0.5 * (lo as f64 + hi as f64);
+                self.val[p] = mid;
+                self.val[n + p] = mid;
             }
         }
         self.whole = true;
