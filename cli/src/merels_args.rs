@@ -146,13 +146,11 @@ pub fn unsolved_groups(
     from: solver::merels::Sector,
     db: Option<&std::path::Path>,
 ) -> Vec<(Vec<solver::merels::Sector>, u64)> {
-    use solver::merels::{BoardTables, Indexer, db::Db, sector::reachable, sector::solve_order};
+    use solver::merels::{BoardTables, Indexer, db::Db, sector::reached_groups, sector::solve_order};
     let tables = BoardTables::new(rules.board);
     let store = db.map(|root| Db::new(root, *rules));
-    let reach = reachable(rules, from);
-    solve_order(rules)
+    reached_groups(rules, solve_order(rules), from)
         .into_iter()
-        .filter(|g| g.iter().any(|s| reach.contains(s)))
         .map(|g| {
             let lacking = g
                 .iter()

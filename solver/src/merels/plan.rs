@@ -69,7 +69,7 @@ pub fn working_memory(rules: &Rules, ix: &[Indexer]) -> u64 {
                 + 1
                 + 2 * 4
                 + 12
-                + 32
+                + 16
                 + 2 * (8 + 4 + 1 + 1 + 4 + 8)
                 + 8 * children_estimate(rules, &group);
             return 8 * indices + part * per_position;

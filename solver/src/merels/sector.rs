@@ -132,6 +132,13 @@ pub fn reachable(rules: &Rules, from: Sector) -> BTreeSet<Sector> {
     seen
 }
 
+/// The groups of `groups` that play can reach from `from`, in their order
+/// (a group is taken whole: its sectors lead to one another).
+pub fn reached_groups(rules: &Rules, groups: Vec<Vec<Sector>>, from: Sector) -> Vec<Vec<Sector>> {
+    let reach = reachable(rules, from);
+    groups.into_iter().filter(|g| g.iter().any(|s| reach.contains(s))).collect()
+}
+
 /// The sectors reachable from the start, grouped into strongly connected
 /// components, listed so that every group comes after all groups it leads
 /// to, and among groups that are ready the smallest endgames first (fewest

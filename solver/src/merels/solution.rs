@@ -18,7 +18,7 @@ use super::known::Known;
 use super::observer::Observer;
 use super::plan;
 use super::retro::{forward_dtm, retrograde};
-use super::sector::{Sector, reachable, solve_order, successors};
+use super::sector::{Sector, reached_groups, solve_order, successors};
 use super::strategy;
 use super::table::{Census, Kind, Meta, Table};
 use super::value::exact_denominator;
@@ -191,12 +191,12 @@ impl Solution {
             db,
             summaries: FxHashMap::default(),
         };
-        let reach = opts.from.map(|s| reachable(&rules, s));
-        let todo: Vec<Vec<Sector>> = order
-            .into_iter()
-            .filter(|g| opts.max_men.is_none_or(|m| g.iter().all(|s| s.men() <= m)))
-            .filter(|g| reach.as_ref().is_none_or(|r| g.iter().any(|s| r.contains(s))))
-            .collect();
+        let todo: Vec<Vec<Sector>> =
+            order.into_iter().filter(|g| opts.max_men.is_none_or(|m| g.iter().all(|s| s.men() <= m))).collect();
+        let todo = match opts.from {
+            Some(from) => reached_groups(&rules, todo, from),
+            None => todo,
+        };
         // The last group that reads each sector, for dropping tables early.
         let mut last_use: FxHashMap<Sector, usize> = FxHashMap::default();
         for (gi, g) in todo.iter().enumerate() {
