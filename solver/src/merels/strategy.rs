@@ -20,8 +20,9 @@
 //! left a mill, fall: play never climbs to a higher level. [`solve`] solves
 //! the levels in turn, lowest first, each as a game of its own whose exits
 //! also lead into the levels below; only one level's working arrays are in
-//! memory at once (all of them beside the group's codes), which on nine
-//! men's morris is a fifth to nine tenths of the group. The proven errors
+//! memory at once (all of them beside the group's codes): on nine men's
+//! morris the largest level holds about 37 % (9 v 9) to 89 % (4 v 5) of a
+//! group's positions. The proven errors
 //! of the levels add up, and the progress ranks of each level are raised
 //! above those of the levels below, so that they fall along play through
 //! the whole group.
