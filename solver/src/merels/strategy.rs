@@ -1508,8 +1508,8 @@ impl Outputs {
     /// The sector and index of the group's index `at`.
     #[inline]
     fn place(&self, at: usize) -> (usize, usize) {
-        let slot = self.base.partition_point(|&b| b <= at as u64) - 1;
-        (slot, at - self.base[slot] as usize)
+        let (slot, i) = place(&self.base, at);
+        (slot, i as usize)
     }
 
     /// Keeps a part's values and its ranks raised by `offset`.
@@ -1544,11 +1544,18 @@ fn bases(ix: &[Indexer]) -> Vec<u64> {
     base
 }
 
+/// The sector (its place in the group) and the index there of the group's
+/// index `at`, given the sectors' first indices `base`.
+#[inline]
+fn place(base: &[u64], at: usize) -> (usize, u64) {
+    let slot = base.partition_point(|&b| b <= at as u64) - 1;
+    (slot, at as u64 - base[slot])
+}
+
 /// The state at the group's index `at`, if it is a position.
 #[inline]
 fn state_at(rules: &Rules, ix: &[Indexer], base: &[u64], at: usize) -> Option<State> {
-    let slot = base.partition_point(|&b| b <= at as u64) - 1;
-    let i = at as u64 - base[slot];
+    let (slot, i) = place(base, at);
     let x = &ix[slot];
     if !x.is_canonical(i) {
         return None;
