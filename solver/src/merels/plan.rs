@@ -64,8 +64,8 @@ pub fn working_memory(rules: &Rules, ix: &[Indexer]) -> u64 {
                 + 1
                 + 4
                 + 4
-                + 8
-                + 8
+                + 4
+                + 4
                 + 1
                 + 2 * 4
                 + 12

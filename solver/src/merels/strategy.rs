@@ -603,7 +603,7 @@ impl<'a> Group<'a> {
             prefetch(&self.parents.off[pos(z)]);
         }
         if let Some(&z) = list.get(i + 2 * PREFETCH_AHEAD)
-            && let Some(first) = self.parents.items.get(self.parents.off[pos(z)])
+            && let Some(first) = self.parents.items.get(self.parents.start(pos(z)))
         {
             prefetch(first);
         }
@@ -1805,12 +1805,57 @@ impl Along for RoundingBound {
     }
 }
 
+/// Owners per block of [`Lists`]: each block's lists start at a 64-bit
+/// offset, and each owner's list at a 32-bit offset from it (a block's lists
+/// hold far fewer than 2³² items).
+const LIST_BLOCK_SHIFT: u32 = 12;
+
 /// Lists of items, one list per owner, stored flat: owner `j`'s items are
-/// `items[off[j]..off[j + 1]]`.
+/// `items[start(j)..start(j + 1)]`, where `start(j)` is its block's offset
+/// plus its own (4 bytes per owner instead of 8).
 #[derive(Default)]
 struct Lists<T> {
-    off: Vec<usize>,
+    block: Vec<u64>,
+    off: Vec<u32>,
     items: Vec<T>,
+}
+
+/// Builds the offsets of [`Lists`] from the lengths of the lists, one owner
+/// after another.
+struct Offsets {
+    block: Vec<u64>,
+    off: Vec<u32>,
+    end: u64,
+}
+
+impl Offsets {
+    fn with_capacity(owners: usize) -> Offsets {
+        let mut o = Offsets {
+            block: Vec::with_capacity((owners >> LIST_BLOCK_SHIFT) + 1),
+            off: Vec::with_capacity(owners + 1),
+            end: 0,
+        };
+        o.mark();
+        o
+    }
+
+    /// Records where the next owner's list starts (the current end).
+    #[inline]
+    fn mark(&mut self) {
+        let j = self.off.len();
+        if j & ((1 << LIST_BLOCK_SHIFT) - 1) == 0 {
+            self.block.push(self.end);
+        }
+        let base = self.block[j >> LIST_BLOCK_SHIFT];
+        self.off.push(u32::try_from(self.end - base).expect("a block of lists holds fewer than 2³² items"));
+    }
+
+    /// The next owner's list holds `len` items.
+    #[inline]
+    fn push(&mut self, len: u64) {
+        self.end += len;
+        self.mark();
+    }
 }
 
 impl<T: Copy + Send + Sync> Lists<T> {
@@ -1838,45 +1883,60 @@ impl<T: Copy + Send + Sync> Lists<T> {
             })
             .collect();
         let total = blocks.iter().map(|b| b.2.len()).sum();
-        let mut lists = Lists { off: Vec::with_capacity(owners + 1), items: Vec::with_capacity(total) };
+        let mut offsets = Offsets::with_capacity(owners);
+        let mut all = Vec::with_capacity(total);
         let mut out = Vec::with_capacity(owners);
-        lists.off.push(0);
         for (o, len, items) in blocks {
             out.extend(o);
             for l in len {
-                lists.off.push(lists.off[lists.off.len() - 1] + l as usize);
+                offsets.push(l as u64);
             }
-            lists.items.extend_from_slice(&items);
+            all.extend_from_slice(&items);
         }
-        (lists, out)
+        (Lists { block: offsets.block, off: offsets.off, items: all }, out)
+    }
+
+    /// Where owner `j`'s list starts (`j` up to the number of owners).
+    #[inline]
+    fn start(&self, j: usize) -> usize {
+        (self.block[j >> LIST_BLOCK_SHIFT] + self.off[j] as u64) as usize
     }
 
     /// Owner `j`'s items.
     #[inline]
     fn get(&self, j: usize) -> &[T] {
-        &self.items[self.off[j]..self.off[j + 1]]
+        &self.items[self.start(j)..self.start(j + 1)]
+    }
+
+    /// The number of owners.
+    fn owners(&self) -> usize {
+        self.off.len().saturating_sub(1)
     }
 
     /// For each of `m` targets, the owners whose lists hold an item naming
     /// it (by `target`), in owner order.
     fn reverse(&self, m: usize, target: impl Fn(&T) -> usize) -> Lists<u32> {
-        let mut off = vec![0usize; m + 1];
+        let mut count = vec![0u32; m];
         for it in &self.items {
-            off[target(it) + 1] += 1;
+            count[target(it)] += 1;
         }
-        for t in 0..m {
-            off[t + 1] += off[t];
+        let mut offsets = Offsets::with_capacity(m);
+        for c in &count {
+            offsets.push(*c as u64);
         }
-        let mut fill = off[..m].to_vec();
-        let mut items = vec![0u32; self.items.len()];
-        for j in 0..self.off.len().saturating_sub(1) {
+        drop(count);
+        let mut lists = Lists { block: offsets.block, off: offsets.off, items: vec![0u32; self.items.len()] };
+        // Each target's next free place, relative to its block's offset.
+        let mut fill = lists.off[..m].to_vec();
+        for j in 0..self.owners() {
             for it in self.get(j) {
                 let t = target(it);
-                items[fill[t]] = j as u32;
+                let at = (lists.block[t >> LIST_BLOCK_SHIFT] + fill[t] as u64) as usize;
+                lists.items[at] = j as u32;
                 fill[t] += 1;
             }
         }
-        Lists { off, items }
+        lists
     }
 }
 
@@ -1939,9 +1999,12 @@ mod tests {
         }
 
         /// Built lists hold what each owner appended; reversed, each target
-        /// lists the owners naming it, in order, as often as they name it.
+        /// lists the owners naming it, in order, as often as they name it
+        /// (owners and targets spanning several blocks of offsets).
         #[test]
-        fn lists_build_and_reverse(lists in proptest::collection::vec(proptest::collection::vec(0u32..40, 0..7), 0..40_000)) {
+        fn lists_build_and_reverse(
+            lists in proptest::collection::vec(proptest::collection::vec(0u32..9_000, 0..7), 0..20_000),
+        ) {
             let (built, sizes) = Lists::build(lists.len(), |j, out| {
                 out.extend_from_slice(&lists[j]);
                 lists[j].len()
@@ -1950,11 +2013,15 @@ mod tests {
                 proptest::prop_assert_eq!(built.get(j), &l[..]);
                 proptest::prop_assert_eq!(sizes[j], l.len());
             }
-            let back = built.reverse(40, |&t| t as usize);
-            for t in 0..40u32 {
-                let naive: Vec<u32> =
-                    lists.iter().enumerate().flat_map(|(j, l)| l.iter().filter(move |&&x| x == t).map(move |_| j as u32)).collect();
-                proptest::prop_assert_eq!(back.get(t as usize), &naive[..]);
+            let back = built.reverse(9_000, |&t| t as usize);
+            let mut naive = vec![Vec::new(); 9_000];
+            for (j, l) in lists.iter().enumerate() {
+                for &t in l {
+                    naive[t as usize].push(j as u32);
+                }
+            }
+            for (t, owners) in naive.iter().enumerate() {
+                proptest::prop_assert_eq!(back.get(t), &owners[..]);
             }
         }
     }
