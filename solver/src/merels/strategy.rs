@@ -1856,6 +1856,12 @@ impl Offsets {
         self.end += len;
         self.mark();
     }
+
+    /// The lists with these offsets over `items`.
+    fn over<T>(self, items: Vec<T>) -> Lists<T> {
+        debug_assert_eq!(self.end, items.len() as u64);
+        Lists { block: self.block, off: self.off, items }
+    }
 }
 
 impl<T: Copy + Send + Sync> Lists<T> {
@@ -1893,7 +1899,7 @@ impl<T: Copy + Send + Sync> Lists<T> {
             }
             all.extend_from_slice(&items);
         }
-        (Lists { block: offsets.block, off: offsets.off, items: all }, out)
+        (offsets.over(all), out)
     }
 
     /// Where owner `j`'s list starts (`j` up to the number of owners).
@@ -1925,7 +1931,7 @@ impl<T: Copy + Send + Sync> Lists<T> {
             offsets.push(*c as u64);
         }
         drop(count);
-        let mut lists = Lists { block: offsets.block, off: offsets.off, items: vec![0u32; self.items.len()] };
+        let mut lists = offsets.over(vec![0u32; self.items.len()]);
         // Each target's next free place, relative to its block's offset.
         let mut fill = lists.off[..m].to_vec();
         for j in 0..self.owners() {
