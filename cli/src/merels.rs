@@ -118,7 +118,10 @@ enum MerelsCmd {
         manifest: bool,
         /// Take up the sectors that an earlier check passed (kept in VERIFIED
         /// in the database's directory) where neither their file nor their
-        /// successors' files have changed since; check only the others
+        /// successors' files have changed since; check only the others.
+        /// Under Murray's and Bell's readings a movement sector, whose file
+        /// is the game without dice's, is also taken up from that database's
+        /// VERIFIED
         #[arg(long)]
         resume: bool,
         /// No progress bars
@@ -360,7 +363,9 @@ fn print_verify(r: &solver::merels::verify::VerifyReport) {
     }
     let resumed = r.sectors.iter().filter(|s| s.resumed).count();
     if resumed > 0 {
-        println!("\n* {resumed} sectors passed an earlier check of the same files (taken from the journal, --resume)");
+        println!(
+            "\n* {resumed} sectors passed an earlier check of the same files (taken from the journal, --resume; under Murray's and Bell's readings movement sectors also from the journal of the game without dice)"
+        );
     }
     println!(
         "\n{} positions in {} sector files; largest residual {:.2e}; {}",

@@ -388,6 +388,63 @@ fn verify_passes_on_solved_databases_and_finds_a_changed_value() {
     }
 }
 
+/// Murray's movement files are the game without dice's: a resumed check
+/// takes them from that database's journal when the digests agree, and
+/// checks them when they do not.
+#[test]
+fn verify_takes_shared_movement_sectors_from_the_journal_without_dice() {
+    use solver::merels::db::Db;
+    use solver::merels::verify::{JOURNAL, VerifyReport, verify};
+    let dir = temp("verify-shared");
+    let (none, murray) = (Rules::new(BoardKind::Three, Dice::None), Rules::new(BoardKind::Three, Dice::Murray));
+    let check = |rules: Rules, resume: bool| -> VerifyReport {
+        let o = SolveOptions { max_men: Some(0), keep_all: false, ..opts(&dir) };
+        let mut sol = Solution::solve_with(rules, &o, &Silent).unwrap();
+        verify(&mut sol, None, resume, &Silent).unwrap()
+    };
+    let figures = |r: &VerifyReport| -> Vec<_> {
+        r.sectors.iter().map(|c| (c.sector.clone(), c.positions, c.wins, c.draws, c.losses)).collect()
+    };
+    let moving = |key: &str| Sector::from_key(key).unwrap().is_movement();
+    for rules in [none, murray] {
+        Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
+    }
+    let (none_journal, murray_journal) =
+        (Db::new(&dir, none).dir().join(JOURNAL), Db::new(&dir, murray).dir().join(JOURNAL));
+    assert!(check(none, false).ok());
+    // Checked in full: nothing from any journal.
+    let whole = check(murray, false);
+    assert!(whole.ok() && whole.sectors.iter().all(|c| !c.resumed));
+    assert!(whole.sectors.iter().any(|c| moving(&c.sector)) && whole.sectors.iter().any(|c| !moving(&c.sector)));
+    // Resumed without a journal of its own: the movement sectors come from
+    // the journal without dice, the placement sectors are checked.
+    fs::remove_file(&murray_journal).unwrap();
+    let resumed = check(murray, true);
+    assert!(resumed.ok());
+    for c in &resumed.sectors {
+        assert_eq!(c.resumed, moving(&c.sector), "{}", c.sector);
+    }
+    assert_eq!(figures(&resumed), figures(&whole));
+    // What it took is in its own journal now.
+    assert!(check(murray, true).sectors.iter().all(|c| c.resumed));
+    // A digest that differs: checked again.
+    fs::remove_file(&murray_journal).unwrap();
+    let text = fs::read_to_string(&none_journal).unwrap();
+    let changed: String = text
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["sha256"] = serde_json::Value::String("0".repeat(64));
+            format!("{v}\n")
+        })
+        .collect();
+    fs::write(&none_journal, changed).unwrap();
+    let r = check(murray, true);
+    assert!(r.ok() && r.sectors.iter().all(|c| !c.resumed));
+    assert_eq!(figures(&r), figures(&whole));
+    fs::remove_dir_all(&dir).ok();
+}
+
 /// Six men's endgames up to 7 men under Schädler's dice, in several rule
 /// variants: every stored value holds against its successors, and each
 /// sector's proven error (which includes the gap between what the first

@@ -226,10 +226,9 @@ impl Db {
         if own.is_file() {
             return true;
         }
-        if !s.is_movement() || self.rules.dice == Dice::None || self.rules.dice_in_movement() {
+        let Some(source) = self.movement_source().filter(|_| s.is_movement()) else {
             return false;
-        }
-        let source = Db::new(&self.root, movement_rules(&self.rules));
+        };
         let from = source.path(s);
         if !from.is_file() || fs::create_dir_all(&self.dir).is_err() {
             return false;
@@ -242,6 +241,15 @@ impl Db {
             share(&from.with_extension("time"), &self.time_path(s));
         }
         share(&from, &own) || own.is_file()
+    }
+
+    /// The database without dice whose movement sectors this one shares
+    /// (Murray's and Bell's readings: no dice in movement), if any.
+    pub fn movement_source(&self) -> Option<Db> {
+        if self.rules.dice == Dice::None || self.rules.dice_in_movement() {
+            return None;
+        }
+        Some(Db::new(&self.root, movement_rules(&self.rules)))
     }
 
     pub fn path(&self, s: Sector) -> PathBuf {

@@ -196,10 +196,13 @@ impl Journal {
     }
 }
 
-/// What a check keeps across sectors: the journal, the files' digests, and
-/// whether passed sectors are taken from the journal.
+/// What a check keeps across sectors: the journal, the journal of the
+/// database without dice whose movement files this one shares (Murray's and
+/// Bell's readings), the files' digests, and whether passed sectors are
+/// taken from the journals.
 struct Books<'a> {
     journal: Journal,
+    shared: Option<Journal>,
     digests: Digests<'a>,
     resume: bool,
 }
@@ -227,7 +230,10 @@ impl Digests<'_> {
 /// sectors with at most `max_men` men in all, on the board and in hand.
 /// Every sector that passes goes to the database's [`JOURNAL`]; with
 /// `resume`, a sector the journal holds with the same files is taken from it
-/// instead of being checked again.
+/// instead of being checked again; so is a movement sector shared with the
+/// database without dice whose journal holds it with the same files (the
+/// same bytes checked against the same successors: one check serves every
+/// reading that shares them).
 pub fn verify(
     sol: &mut Solution,
     max_men: Option<u8>,
@@ -249,7 +255,12 @@ pub fn verify(
         failures: 0,
         files: Vec::new(),
     };
-    let mut books = Books { journal: Journal::open(&db), digests: Digests { db: &db, known: HashMap::new() }, resume };
+    let mut books = Books {
+        journal: Journal::open(&db),
+        shared: db.movement_source().map(|source| Journal::open(&source)),
+        digests: Digests { db: &db, known: HashMap::new() },
+        resume,
+    };
     for (k, &s) in order.iter().enumerate() {
         if !db.has(s) {
             report.missing.push(s.key());
@@ -283,7 +294,7 @@ fn check_one(
     report: &mut VerifyReport,
     obs: &dyn Observer,
 ) -> Result<Option<SectorCheck>, SolveError> {
-    let Books { journal, digests, resume } = books;
+    let Books { journal, shared, digests, resume } = books;
     let db = digests.db;
     let rules = sol.rules;
     let stored: Vec<Sector> = successors(&rules, s).into_iter().filter(|c| c.is_stored()).collect();
@@ -296,9 +307,18 @@ fn check_one(
         }
         let f =
             Files { sha256: digests.of(s)?, inputs: inputs.finalize().iter().map(|b| format!("{b:02x}")).collect() };
-        if let Some(earlier) = journal.find(&s.key(), &f).filter(|_| *resume) {
-            report.files.push(s);
-            return Ok(Some(earlier.check()));
+        if *resume {
+            if let Some(earlier) = journal.find(&s.key(), &f) {
+                report.files.push(s);
+                return Ok(Some(earlier.check()));
+            }
+            let from_shared = shared.as_ref().filter(|_| s.is_movement()).and_then(|j| j.find(&s.key(), &f));
+            if let Some(earlier) = from_shared.cloned() {
+                let check = earlier.check();
+                journal.record(earlier)?;
+                report.files.push(s);
+                return Ok(Some(check));
+            }
         }
         files = Some(f);
     }
