@@ -51,16 +51,48 @@ fn the_workflow_writes_the_files_of_one_solve_under_schaedler() {
     check("schaedler");
 }
 
-fn check(dice: &str) {
-    let Some(snakemake) = snakemake() else {
+/// Snakemake, or `None` (the test is skipped) where it is not required.
+fn snakemake_or_skip() -> Option<PathBuf> {
+    let found = snakemake();
+    if found.is_none() {
         assert!(
             std::env::var_os("LUDUS_REQUIRE_SNAKEMAKE").is_none(),
             "Snakemake is required (LUDUS_REQUIRE_SNAKEMAKE) but neither LUDUS_SNAKEMAKE nor `snakemake` runs"
         );
         eprintln!("Snakemake not found (set LUDUS_SNAKEMAKE or put it on the PATH): the workflow test is skipped");
-        return;
-    };
-    let snakefile = Path::new(env!("CARGO_MANIFEST_DIR")).join("workflow/Snakefile");
+    }
+    found
+}
+
+fn snakefile() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("workflow/Snakefile")
+}
+
+/// The memory a job may use reaches its solve: a group whose estimate is
+/// larger is refused with that estimate, nothing is written, and the
+/// workflow fails.
+#[test]
+fn a_group_beyond_the_memory_a_job_may_use_is_refused() {
+    let Some(snakemake) = snakemake_or_skip() else { return };
+    let flow = temp("workflow", "memory");
+    let o = Command::new(&snakemake)
+        .args(["-s", snakefile().to_str().unwrap(), "--cores", "1", "--directory", flow.to_str().unwrap(), "--config"])
+        .args(["board=three", "dice=schaedler", "memory=0.00001"])
+        .arg(format!("db={}", flow.join("db").display()))
+        .arg(format!("ludus={}", env!("CARGO_BIN_EXE_ludus")))
+        .output()
+        .expect("run snakemake");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "three/schaedler ran within 0.00001 GiB: {err}");
+    assert!(err.contains("allowed (--memory)"), "no refusal in: {err}");
+    let dir = flow.join("db").join("three_schaedler");
+    assert!(!dir.exists() || sector_files(&dir).is_empty(), "a refused group wrote files");
+    let _ = fs::remove_dir_all(flow);
+}
+
+fn check(dice: &str) {
+    let Some(snakemake) = snakemake_or_skip() else { return };
+    let snakefile = snakefile();
     let one = temp("workflow", &format!("one-{dice}"));
     let flow = temp("workflow", &format!("flow-{dice}"));
     let o =
