@@ -85,39 +85,51 @@ fn flying_men_end_with_optimal_strategies() {
 
 /// Solving a group a mill level at a time (`strategy::solve`, what the
 /// solver does) gives each position the value solving it whole gives,
-/// within the sum of the two solves' proven errors.
+/// within the sum of the two solves' proven errors (one test per rule set,
+/// so that they run side by side).
 #[test]
 fn mill_levels_give_the_whole_groups_values() {
-    let six = Rules::new(BoardKind::Six, Dice::Schaedler);
-    for rules in [six, Rules { flying: true, ..six }, Rules { blocked: Blocked::Pass, ..six }] {
-        let opts = SolveOptions { max_men: Some(10), ..SolveOptions::default() };
-        let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
-        for group in [&["3-0-3-0"][..], &["4-0-5-0", "5-0-4-0"], &["5-0-5-0"]] {
-            let ix: Vec<Indexer> = group.iter().map(|k| Indexer::new(known.board_tables.clone(), sector(k))).collect();
-            let levels: std::collections::BTreeSet<u8> = (0..ix[0].size())
-                .filter(|&i| ix[0].is_canonical(i))
-                .map(|i| ix[0].state(i))
-                .filter(|st| rules.valid(st))
-                .map(|st| strategy::mill_level(&rules, &st))
-                .collect();
-            assert!(levels.len() >= 2, "{group:?}: levels {levels:?}");
-            let (parts, _) = strategy::solve(&rules, &known, ix.clone(), 0.0, &Silent);
-            let (whole, _) = Group::new(&rules, &known, ix, &Silent).run(0.0, &Silent);
-            for (a, b) in parts.iter().zip(&whole) {
-                let (Values::Chance(va), Values::Chance(vb)) = (&a.values, &b.values) else { panic!("chance values") };
-                let room = a.meta.error + b.meta.error;
-                assert!(room < 1e-6, "{group:?}: errors {} and {}", a.meta.error, b.meta.error);
-                let mut compared = 0;
-                for (&x, &y) in va.iter().zip(vb) {
-                    assert_eq!(x == CODE_UNUSED, y == CODE_UNUSED);
-                    if x != CODE_UNUSED {
-                        let (x, y) = (from_code(x), from_code(y));
-                        assert!((x - y).abs() <= room, "{}, {group:?}: {x} and {y}", rules.label());
-                        compared += 1;
-                    }
+    mill_levels_match(Rules::new(BoardKind::Six, Dice::Schaedler));
+}
+
+#[test]
+fn mill_levels_give_the_whole_groups_values_with_flying() {
+    mill_levels_match(Rules { flying: true, ..Rules::new(BoardKind::Six, Dice::Schaedler) });
+}
+
+#[test]
+fn mill_levels_give_the_whole_groups_values_when_blocked_players_pass() {
+    mill_levels_match(Rules { blocked: Blocked::Pass, ..Rules::new(BoardKind::Six, Dice::Schaedler) });
+}
+
+fn mill_levels_match(rules: Rules) {
+    let opts = SolveOptions { max_men: Some(10), ..SolveOptions::default() };
+    let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
+    for group in [&["3-0-3-0"][..], &["4-0-5-0", "5-0-4-0"], &["5-0-5-0"]] {
+        let ix: Vec<Indexer> = group.iter().map(|k| Indexer::new(known.board_tables.clone(), sector(k))).collect();
+        let levels: std::collections::BTreeSet<u8> = (0..ix[0].size())
+            .filter(|&i| ix[0].is_canonical(i))
+            .map(|i| ix[0].state(i))
+            .filter(|st| rules.valid(st))
+            .map(|st| strategy::mill_level(&rules, &st))
+            .collect();
+        assert!(levels.len() >= 2, "{group:?}: levels {levels:?}");
+        let (parts, _) = strategy::solve(&rules, &known, ix.clone(), 0.0, &Silent);
+        let (whole, _) = Group::new(&rules, &known, ix, &Silent).run(0.0, &Silent);
+        for (a, b) in parts.iter().zip(&whole) {
+            let (Values::Chance(va), Values::Chance(vb)) = (&a.values, &b.values) else { panic!("chance values") };
+            let room = a.meta.error + b.meta.error;
+            assert!(room < 1e-6, "{group:?}: errors {} and {}", a.meta.error, b.meta.error);
+            let mut compared = 0;
+            for (&x, &y) in va.iter().zip(vb) {
+                assert_eq!(x == CODE_UNUSED, y == CODE_UNUSED);
+                if x != CODE_UNUSED {
+                    let (x, y) = (from_code(x), from_code(y));
+                    assert!((x - y).abs() <= room, "{}, {group:?}: {x} and {y}", rules.label());
+                    compared += 1;
                 }
-                assert!(compared > 1000);
             }
+            assert!(compared > 1000);
         }
     }
 }
