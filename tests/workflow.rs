@@ -64,8 +64,21 @@ fn snakemake_or_skip() -> Option<PathBuf> {
     found
 }
 
-fn snakefile() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("workflow/Snakefile")
+/// Runs the workflow with `cores` jobs at once in `flow` (its database in
+/// `flow/db`, this build's binary) and the further `config` entries.
+fn run_workflow(snakemake: &Path, flow: &Path, cores: u32, config: &[String]) -> std::process::Output {
+    let snakefile = Path::new(env!("CARGO_MANIFEST_DIR")).join("workflow/Snakefile");
+    Command::new(snakemake)
+        .arg("-s")
+        .arg(&snakefile)
+        .args(["--cores", &cores.to_string(), "--directory"])
+        .arg(flow)
+        .arg("--config")
+        .args(config)
+        .arg(format!("db={}", flow.join("db").display()))
+        .arg(format!("ludus={}", env!("CARGO_BIN_EXE_ludus")))
+        .output()
+        .expect("run snakemake")
 }
 
 /// The memory a job may use reaches its solve: a group whose estimate is
@@ -75,13 +88,8 @@ fn snakefile() -> PathBuf {
 fn a_group_beyond_the_memory_a_job_may_use_is_refused() {
     let Some(snakemake) = snakemake_or_skip() else { return };
     let flow = temp("workflow", "memory");
-    let o = Command::new(&snakemake)
-        .args(["-s", snakefile().to_str().unwrap(), "--cores", "1", "--directory", flow.to_str().unwrap(), "--config"])
-        .args(["board=three", "dice=schaedler", "memory=0.00001"])
-        .arg(format!("db={}", flow.join("db").display()))
-        .arg(format!("ludus={}", env!("CARGO_BIN_EXE_ludus")))
-        .output()
-        .expect("run snakemake");
+    let config = ["board=three", "dice=schaedler", "memory=0.00001"].map(String::from);
+    let o = run_workflow(&snakemake, &flow, 1, &config);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success(), "three/schaedler ran within 0.00001 GiB: {err}");
     assert!(err.contains("allowed (--memory)"), "no refusal in: {err}");
@@ -92,20 +100,12 @@ fn a_group_beyond_the_memory_a_job_may_use_is_refused() {
 
 fn check(dice: &str) {
     let Some(snakemake) = snakemake_or_skip() else { return };
-    let snakefile = snakefile();
     let one = temp("workflow", &format!("one-{dice}"));
     let flow = temp("workflow", &format!("flow-{dice}"));
     let o =
         ludus(&["merels", "solve", "--board", "six", "--dice", dice, "--db", one.to_str().unwrap(), "-q", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let o = Command::new(&snakemake)
-        .args(["-s", snakefile.to_str().unwrap(), "--cores", "2", "--directory", flow.to_str().unwrap(), "--config"])
-        .arg("board=six")
-        .arg(format!("dice={dice}"))
-        .arg(format!("db={}", flow.join("db").display()))
-        .arg(format!("ludus={}", env!("CARGO_BIN_EXE_ludus")))
-        .output()
-        .expect("run snakemake");
+    let o = run_workflow(&snakemake, &flow, 2, &["board=six".into(), format!("dice={dice}")]);
     assert!(o.status.success(), "snakemake, six/{dice}: {}", String::from_utf8_lossy(&o.stderr));
     let dir = format!("six_{dice}");
     let (a, b) = (sector_files(&one.join(&dir)), sector_files(&flow.join("db").join(&dir)));
