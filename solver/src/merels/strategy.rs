@@ -43,6 +43,23 @@
 //! position once with each side to move), the first player's values rise
 //! with every improvement, and the iteration ends at optimal strategies.
 //!
+//! # Two copies
+//! Each position with each side to move makes two nodes, so a group has two
+//! copies of its game. In a group of two sectors (a side of 5 men against
+//! one of 7, and its mirror) each step leads from one sector to the other:
+//! the nodes where the first player moves in the first sector and the
+//! second player in the second are a game of their own, closed under play,
+//! and so are the others (the same game with the players' parts swapped).
+//! Either copy gives every position's value; the other is what proves it:
+//! the first player's values are what its strategy guarantees, the second
+//! player's what the best reply gets, and only both copies together bound
+//! every position from both sides (the gap below). So the first copy is
+//! solved alone, then the second alone, starting from the first one's
+//! strategies (each node from the same position's node in the first copy),
+//! where it has little left to do; should the gap still be open, both go on
+//! together. A group of one sector (5 v 5) has one game that holds both
+//! copies: there both are in play from the start.
+//!
 //! One improvement pass can stop short where play may loop: a side behind
 //! (value < 0) that could hold a loop among equally good moves, and so get
 //! 0, sees no strictly better move. The reply is a one-player problem: after
@@ -164,6 +181,9 @@ const WARM_SWEEPS: u64 = 4;
 pub struct Stats {
     /// Improvement passes (each generates every position's moves).
     pub rounds: u64,
+    /// Those made while one copy of a group of two sectors was in play
+    /// alone.
+    pub one_copy_rounds: u64,
     /// Times the side behind was switched to hold a loop.
     pub holds: u64,
     /// Positions where the side ahead keeps to in-group moves (ranked).
@@ -209,6 +229,7 @@ impl Stats {
     /// parts' errors add up).
     fn absorb(&mut self, o: &Stats) {
         self.rounds += o.rounds;
+        self.one_copy_rounds += o.one_copy_rounds;
         self.holds += o.holds;
         self.ranked += o.ranked;
         self.max_rank = self.max_rank.max(o.max_rank);
@@ -296,6 +317,20 @@ pub struct Group<'a> {
     /// in-group moves (by position id; `u32::MAX` where none is known).
     pub rank: Vec<(u32, u32)>,
     pub stats: Stats,
+    /// The copies in play (see the module's notes); in the first copy of a
+    /// group of two sectors the first player moves in the positions before
+    /// `split` (the group's first sector) and the second player in the
+    /// others.
+    play: Play,
+    split: usize,
+}
+
+/// The copies of a group's game in play.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Play {
+    Both,
+    First,
+    Second,
 }
 
 impl<'a> Group<'a> {
@@ -351,7 +386,18 @@ impl<'a> Group<'a> {
             lambda: 1.0,
             rank: Vec::new(),
             stats: Stats::default(),
+            play: Play::Both,
+            split: n,
         };
+        if g.ix.len() == 2 {
+            // A sector and its mirror: each step leads from one to the other.
+            g.play = Play::First;
+            g.split = if g.ids.is_empty() {
+                g.base[1] as usize
+            } else {
+                g.ids.partition_point(|&i| u64::from(i) < g.base[1])
+            };
+        }
         obs.begin("strategy iteration: exits", n as u64);
         let this = &g;
         let (kids, built) = Lists::build(n, |id, kids| this.build(known, lower, id, kids), obs);
@@ -370,6 +416,37 @@ impl<'a> Group<'a> {
         g.kids = kids;
         g.mark_all_dirty();
         g
+    }
+
+    /// Whether node `side · n + p` is in play.
+    #[inline]
+    fn in_play(&self, side: usize, p: usize) -> bool {
+        match self.play {
+            Play::Both => true,
+            Play::First => (side == FIRST) == (p < self.split),
+            Play::Second => (side == FIRST) != (p < self.split),
+        }
+    }
+
+    /// Puts both copies in play from the start (for the tests and
+    /// benchmarks, which compare the two schedules).
+    pub fn both_copies(&mut self) {
+        self.play = Play::Both;
+    }
+
+    /// Puts the second copy in play (alone: the first one is solved) with
+    /// the strategies and values the first reached: each position's node
+    /// there takes those of the same position's node in the first copy.
+    fn take_second_copy(&mut self) {
+        let (n, split) = (self.n, self.split);
+        self.mode.copy_within(..split, n);
+        self.mode.copy_within(n + split..2 * n, split);
+        self.next.copy_within(..split, n);
+        self.next.copy_within(n + split..2 * n, split);
+        self.val.copy_within(..split, n);
+        self.val.copy_within(n + split..2 * n, split);
+        self.play = Play::Second;
+        self.whole = true;
     }
 
     /// Makes every round whole (no partial evaluations or passes).
@@ -403,7 +480,9 @@ impl<'a> Group<'a> {
             *self.flag[p].get_mut() = if has { 3 } else { 0 };
             if has {
                 for side in [FIRST, SECOND] {
-                    self.dirty[side].push(p as u32);
+                    if self.in_play(side, p) {
+                        self.dirty[side].push(p as u32);
+                    }
                 }
             }
         }
@@ -642,7 +721,7 @@ impl<'a> Group<'a> {
     pub fn evaluate(&mut self) {
         let t = std::time::Instant::now();
         if self.whole || self.full_passes {
-            self.stats.evaluated += 2 * self.n as u64;
+            self.stats.evaluated += if self.play == Play::Both { 2 * self.n } else { self.n } as u64;
             self.evaluate_all();
             self.switched.clear();
             self.whole = false;
@@ -806,7 +885,8 @@ impl<'a> Group<'a> {
     /// (`mark` is all `KEEP` after).
     fn follow_all(&self, mark: &mut [u8], val: &mut [f64], path: &mut Vec<(u32, f64, f64)>, along: &impl Along) {
         for (g, m) in mark.iter_mut().enumerate() {
-            *m = if self.kind[self.side_of(g).1] == LIVE { TO_DO } else { KEEP };
+            let (side, p) = self.side_of(g);
+            *m = if self.kind[p] == LIVE && self.in_play(side, p) { TO_DO } else { KEEP };
         }
         for s in 0..mark.len() {
             if mark[s] == TO_DO {
@@ -909,11 +989,12 @@ impl<'a> Group<'a> {
 
     fn improve_pass(&mut self, side: usize) -> u64 {
         self.stats.rounds += 1;
+        self.stats.one_copy_rounds += u64::from(self.play != Play::Both);
         let n = self.n;
         let mut list = std::mem::take(&mut self.dirty[side]);
         if self.full_passes {
             list.clear();
-            list.extend((0..n as u32).filter(|&p| self.kind[p as usize] == LIVE));
+            list.extend((0..n as u32).filter(|&p| self.kind[p as usize] == LIVE && self.in_play(side, p as usize)));
         }
         let bit = 1u8 << side;
         for &p in &list {
@@ -1054,7 +1135,10 @@ impl<'a> Group<'a> {
             .into_par_iter()
             .filter(|&p| {
                 let g = side * n + p as usize;
-                self.kind[p as usize] == LIVE && self.mode[g] & CAN_STAY != 0 && self.val[g] < -TOL
+                self.kind[p as usize] == LIVE
+                    && self.in_play(side, p as usize)
+                    && self.mode[g] & CAN_STAY != 0
+                    && self.val[g] < -TOL
             })
             .collect();
         if cand.is_empty() {
@@ -1357,6 +1441,21 @@ impl<'a> Group<'a> {
         }
     }
 
+    /// A whole evaluation and whole passes of both sides close an
+    /// iteration: the first round that switches nothing ends it.
+    fn close(&mut self, trace: bool, obs: &dyn Observer) {
+        loop {
+            self.whole = true;
+            let rounds = self.stats.rounds;
+            let holds = self.stats.holds;
+            self.iterate(trace, obs);
+            if self.stats.rounds == rounds + 2 && self.stats.holds == holds {
+                break;
+            }
+            self.stats.repairs += 1;
+        }
+    }
+
     /// The largest difference between the first player's and the second
     /// player's value of a position.
     fn gap(&self) -> f64 {
@@ -1400,17 +1499,18 @@ impl<'a> Group<'a> {
                 self.whole = true;
                 self.iterate(trace, obs);
             }
-            // A whole evaluation and whole passes of both sides close it: the
-            // first round that switches nothing ends it.
-            loop {
-                self.whole = true;
-                let rounds = self.stats.rounds;
-                let holds = self.stats.holds;
-                self.iterate(trace, obs);
-                if self.stats.rounds == rounds + 2 && self.stats.holds == holds {
-                    break;
+            self.close(trace, obs);
+            if self.play == Play::First {
+                // The second copy from the first one's strategies, in the
+                // game itself: the gap between the sides below then says
+                // whether they are optimal (if not, both go on).
+                if trace {
+                    eprintln!("second copy from the first");
                 }
-                self.stats.repairs += 1;
+                self.take_second_copy();
+                self.iterate(trace, obs);
+                self.close(trace, obs);
+                self.play = Play::Both;
             }
             // The first player's values are what its strategy guarantees
             // against any reply, the second player's what a side gets at most
