@@ -97,32 +97,33 @@ fn passes(c: &mut Criterion) {
     }
 }
 
-/// A group of two sectors under Schädler's dice (six's 4 v 5 and its
-/// mirror, every smaller group solved first): one copy of its game solved
+/// Groups under Schädler's dice whose positions fall in two classes (six's
+/// 4 v 5 and its mirror; 4 v 4 by the parity of men on one colour of
+/// points), every smaller group solved first: one copy of the game solved
 /// first and the other started from its strategies (what the solver does),
 /// and both copies side by side from the start.
 fn copies(c: &mut Criterion) {
     let rules = Rules::new(BoardKind::Six, Dice::Schaedler);
     let opts = SolveOptions { max_men: Some(8), ..SolveOptions::default() };
     let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
-    let ix: Vec<Indexer> = [Sector { w: 4, wf: 0, b: 5, bf: 0 }, Sector { w: 5, wf: 0, b: 4, bf: 0 }]
-        .into_iter()
-        .map(|s| Indexer::new(known.board_tables.clone(), s))
-        .collect();
-    let mut g = c.benchmark_group("six/schaedler 4v5 group");
-    g.sample_size(10);
-    g.throughput(Throughput::Elements(ix.iter().map(|x| x.size()).sum()));
-    g.bench_function("strategy iteration: one copy first", |b| {
-        b.iter(|| Group::new(&rules, &known, ix.clone(), &Silent).run(0.0, &Silent))
-    });
-    g.bench_function("strategy iteration: both copies at once", |b| {
-        b.iter(|| {
-            let mut it = Group::new(&rules, &known, ix.clone(), &Silent);
-            it.both_copies();
-            it.run(0.0, &Silent)
-        })
-    });
-    g.finish();
+    let four = |b| Sector { w: 4, wf: 0, b, bf: 0 };
+    for (name, group) in [("4v5", vec![four(5), Sector { w: 5, wf: 0, b: 4, bf: 0 }]), ("4v4", vec![four(4)])] {
+        let ix: Vec<Indexer> = group.into_iter().map(|s| Indexer::new(known.board_tables.clone(), s)).collect();
+        let mut g = c.benchmark_group(format!("six/schaedler {name} group"));
+        g.sample_size(10);
+        g.throughput(Throughput::Elements(ix.iter().map(|x| x.size()).sum()));
+        g.bench_function("strategy iteration: one copy first", |b| {
+            b.iter(|| Group::new(&rules, &known, ix.clone(), &Silent).run(0.0, &Silent))
+        });
+        g.bench_function("strategy iteration: both copies at once", |b| {
+            b.iter(|| {
+                let mut it = Group::new(&rules, &known, ix.clone(), &Silent);
+                it.both_copies();
+                it.run(0.0, &Silent)
+            })
+        });
+        g.finish();
+    }
 }
 
 criterion_group!(benches, rota, indexing, passes, copies);

@@ -261,6 +261,38 @@ impl Board {
         self.adj[p.index()]
     }
 
+    /// The points of one colour when the points take two colours such that
+    /// every step along a line changes colour, if they can (six and nine
+    /// men's morris: the corners of the outer and inner squares with the
+    /// midpoints of the middle one, against the other points); `None` where
+    /// a cycle of steps is odd (the wheel of Rota, three men's morris with
+    /// diagonals).
+    pub fn two_colours(&self) -> Option<PointSet> {
+        let mut colour: [Option<bool>; MAX_POINTS] = [None; MAX_POINTS];
+        let mut stack = Vec::new();
+        for root in self.points() {
+            if colour[root.index()].is_some() {
+                continue;
+            }
+            colour[root.index()] = Some(false);
+            stack.push(root);
+            while let Some(p) = stack.pop() {
+                let c = colour[p.index()] == Some(true);
+                for q in self.neighbours(p).iter() {
+                    match colour[q.index()] {
+                        None => {
+                            colour[q.index()] = Some(!c);
+                            stack.push(q);
+                        }
+                        Some(d) if d == c => return None,
+                        Some(_) => {}
+                    }
+                }
+            }
+        }
+        Some(self.points().filter(|p| colour[p.index()] == Some(true)).fold(PointSet::EMPTY, |s, p| s.with(p)))
+    }
+
     /// All lines (mills) of the board.
     pub fn lines(&self) -> &[PointSet] {
         &self.lines
@@ -281,5 +313,35 @@ impl Board {
     /// `three+diagonals`.
     pub fn label(&self) -> String {
         if self.diagonals { format!("{}+diagonals", self.kind) } else { self.kind.to_string() }
+    }
+}
+
+#[cfg(test)]
+mod colour_tests {
+    use super::*;
+
+    /// Every step of the boards that take two colours joins points of both;
+    /// the wheel and the diagonals of three men's morris close odd cycles.
+    #[test]
+    fn two_colours_where_every_cycle_of_steps_is_even() {
+        for (kind, diagonals, bipartite) in [
+            (BoardKind::Nine, false, true),
+            (BoardKind::Six, false, true),
+            (BoardKind::Three, false, true),
+            (BoardKind::Three, true, false),
+            (BoardKind::Rota, false, false),
+        ] {
+            let board = Board::get(kind, diagonals);
+            let colours = board.two_colours();
+            assert_eq!(colours.is_some(), bipartite, "{kind:?}");
+            if let Some(one) = colours {
+                assert!(!one.is_empty() && one.len() < board.len() as u32);
+                for p in board.points() {
+                    for q in board.neighbours(p).iter() {
+                        assert_ne!(one.contains(p), one.contains(q), "{kind:?}: a step inside one colour");
+                    }
+                }
+            }
+        }
     }
 }

@@ -45,11 +45,19 @@
 //!
 //! # Two copies
 //! Each position with each side to move makes two nodes, so a group has two
-//! copies of its game. In a group of two sectors (a side of 5 men against
-//! one of 7, and its mirror) each step leads from one sector to the other:
-//! the nodes where the first player moves in the first sector and the
-//! second player in the second are a game of their own, closed under play,
-//! and so are the others (the same game with the players' parts swapped).
+//! copies of its game. Where the positions fall in two classes with every
+//! in-group step leading from one to the other, the nodes where the first
+//! player moves in the first class and the second player in the second are
+//! a game of their own, closed under play, and so are the others (the same
+//! game with the players' parts swapped). A sector and its mirror (a side
+//! of 5 men against one of 7, and 7 against 5) are two such classes. So are,
+//! in a group of one sector (5 v 5) on six and nine men's morris, the
+//! positions with an even and with an odd number of men on the points of
+//! one colour: the points take two colours (corners and midpoints of the
+//! squares, swapped on the middle square) such that every step along a line
+//! changes colour. Men that fly, or a blocked player's pass, can join two
+//! positions of one class; the classes are found by a search along the
+//! steps, which says when there are none (then the copies are one game).
 //! Either copy gives every position's value; the other is what proves it:
 //! the first player's values are what its strategy guarantees, the second
 //! player's what the best reply gets, and only both copies together bound
@@ -57,8 +65,7 @@
 //! solved alone, then the second alone, starting from the first one's
 //! strategies (each node from the same position's node in the first copy),
 //! where it has little left to do; should the gap still be open, both go on
-//! together. A group of one sector (5 v 5) has one game that holds both
-//! copies: there both are in play from the start.
+//! together. Where the copies are one game both are in play from the start.
 //!
 //! One improvement pass can stop short where play may loop: a side behind
 //! (value < 0) that could hold a loop among equally good moves, and so get
@@ -181,8 +188,7 @@ const WARM_SWEEPS: u64 = 4;
 pub struct Stats {
     /// Improvement passes (each generates every position's moves).
     pub rounds: u64,
-    /// Those made while one copy of a group of two sectors was in play
-    /// alone.
+    /// Those made while one copy of the group's game was in play alone.
     pub one_copy_rounds: u64,
     /// Times the side behind was switched to hold a loop.
     pub holds: u64,
@@ -317,12 +323,12 @@ pub struct Group<'a> {
     /// in-group moves (by position id; `u32::MAX` where none is known).
     pub rank: Vec<(u32, u32)>,
     pub stats: Stats,
-    /// The copies in play (see the module's notes); in the first copy of a
-    /// group of two sectors the first player moves in the positions before
-    /// `split` (the group's first sector) and the second player in the
-    /// others.
+    /// The copies in play (see the module's notes) and, where the group's
+    /// game has two, the positions of the second class (a bit each): in the
+    /// first copy the first player moves in the positions of the first
+    /// class and the second player in the others.
     play: Play,
-    split: usize,
+    class: Vec<u64>,
 }
 
 /// The copies of a group's game in play.
@@ -387,17 +393,8 @@ impl<'a> Group<'a> {
             rank: Vec::new(),
             stats: Stats::default(),
             play: Play::Both,
-            split: n,
+            class: Vec::new(),
         };
-        if g.ix.len() == 2 {
-            // A sector and its mirror: each step leads from one to the other.
-            g.play = Play::First;
-            g.split = if g.ids.is_empty() {
-                g.base[1] as usize
-            } else {
-                g.ids.partition_point(|&i| u64::from(i) < g.base[1])
-            };
-        }
         obs.begin("strategy iteration: exits", n as u64);
         let this = &g;
         let (kids, built) = Lists::build(n, |id, kids| this.build(known, lower, id, kids), obs);
@@ -414,8 +411,55 @@ impl<'a> Group<'a> {
         }
         g.parents = kids.reverse(n, |&c| c as usize);
         g.kids = kids;
+        let t = std::time::Instant::now();
+        let classes = g.two_classes();
+        if std::env::var_os("LUDUS_TRACE").is_some() {
+            eprintln!("two classes: {} after {:.2} s", classes.is_some(), t.elapsed().as_secs_f64());
+        }
+        if let Some(class) = classes {
+            g.class = class;
+            g.play = Play::First;
+        }
         g.mark_all_dirty();
         g
+    }
+
+    /// The positions in two classes such that every in-group step leads from
+    /// one class to the other (a bit set: the second class), if there are
+    /// such: then each copy of the group's game is closed under play. A
+    /// sector and its mirror are two such classes; so are, in a group of one
+    /// sector on a board whose points take two colours (every step along a
+    /// line changing colour), the positions with an even and with an odd
+    /// number of men on the points of one colour. Every in-group step is
+    /// checked: men that fly, or a blocked player's pass, can join two
+    /// positions of one class, and then there are none.
+    fn two_classes(&self) -> Option<Vec<u64>> {
+        let n = self.n;
+        let colour = match self.ix.len() {
+            2 => None,
+            _ => Some(self.rules.board.two_colours()?),
+        };
+        let second = |p: usize| match colour {
+            None => self.group_index(p) as u64 >= self.base[1],
+            Some(one) => self.state(p).is_some_and(|st| ((st.own.0 | st.other.0) & one.0).count_ones() % 2 == 1),
+        };
+        let class: Vec<u64> = (0..n.div_ceil(64))
+            .into_par_iter()
+            .map(|w| {
+                (0..64)
+                    .filter(|b| w * 64 + b < n && self.kind[w * 64 + b] == LIVE && second(w * 64 + b))
+                    .fold(0u64, |x, b| x | 1 << b)
+            })
+            .collect();
+        let bit = |p: usize| class[p / 64] >> (p % 64) & 1 == 1;
+        let closed = (0..n).into_par_iter().all(|p| self.kids(p).iter().all(|&q| bit(q as usize) != bit(p)));
+        closed.then_some(class)
+    }
+
+    /// Whether position `p` is of the second class.
+    #[inline]
+    fn second_class(&self, p: usize) -> bool {
+        self.class[p / 64] >> (p % 64) & 1 == 1
     }
 
     /// Whether node `side · n + p` is in play.
@@ -423,8 +467,8 @@ impl<'a> Group<'a> {
     fn in_play(&self, side: usize, p: usize) -> bool {
         match self.play {
             Play::Both => true,
-            Play::First => (side == FIRST) == (p < self.split),
-            Play::Second => (side == FIRST) != (p < self.split),
+            Play::First => (side == FIRST) != self.second_class(p),
+            Play::Second => (side == FIRST) == self.second_class(p),
         }
     }
 
@@ -438,13 +482,13 @@ impl<'a> Group<'a> {
     /// the strategies and values the first reached: each position's node
     /// there takes those of the same position's node in the first copy.
     fn take_second_copy(&mut self) {
-        let (n, split) = (self.n, self.split);
-        self.mode.copy_within(..split, n);
-        self.mode.copy_within(n + split..2 * n, split);
-        self.next.copy_within(..split, n);
-        self.next.copy_within(n + split..2 * n, split);
-        self.val.copy_within(..split, n);
-        self.val.copy_within(n + split..2 * n, split);
+        let n = self.n;
+        for p in 0..n {
+            let (a, b) = if self.second_class(p) { (n + p, p) } else { (p, n + p) };
+            self.mode[b] = self.mode[a];
+            self.next[b] = self.next[a];
+            self.val[b] = self.val[a];
+        }
         self.play = Play::Second;
         self.whole = true;
     }
@@ -1508,9 +1552,14 @@ impl<'a> Group<'a> {
                     eprintln!("second copy from the first");
                 }
                 self.take_second_copy();
-                self.iterate(trace, obs);
+                for lambda in [1.0 - discount, 1.0] {
+                    self.lambda = lambda;
+                    self.whole = true;
+                    self.iterate(trace, obs);
+                }
                 self.close(trace, obs);
                 self.play = Play::Both;
+                self.class = Vec::new();
             }
             // The first player's values are what its strategy guarantees
             // against any reply, the second player's what a side gets at most
