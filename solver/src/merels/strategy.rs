@@ -55,9 +55,9 @@
 //! positions with an even and with an odd number of men on the points of
 //! one colour: the points take two colours (corners and midpoints of the
 //! squares, swapped on the middle square) such that every step along a line
-//! changes colour. Men that fly, or a blocked player's pass, can join two
-//! positions of one class; the classes are found by a search along the
-//! steps, which says when there are none (then the copies are one game).
+//! changes colour. Every in-group step is checked to change class: men that
+//! fly, or a blocked player's pass, can join two positions of one class,
+//! and then the copies are one game.
 //! Either copy gives every position's value; the other is what proves it:
 //! the first player's values are what its strategy guarantees, the second
 //! player's what the best reply gets, and only both copies together bound
