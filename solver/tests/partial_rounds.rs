@@ -8,18 +8,44 @@
 use engine::merels::{Blocked, BoardKind, Dice, Rules};
 use solver::merels::strategy::{self, Group};
 use solver::merels::value::{CODE_UNUSED, from_code};
-use solver::merels::{Indexer, Sector, Silent, Solution, SolveOptions, Values};
+use solver::merels::{Indexer, Sector, Silent, Solution, SolveOptions, Table, Values};
 
 fn sector(key: &str) -> Sector {
     let n: Vec<u8> = key.split('-').map(|x| x.parse().expect("a count")).collect();
     Sector { w: n[0], wf: n[1], b: n[2], bf: n[3] }
 }
 
+/// The indexers of a group's sectors, by key.
+fn indexers(known: &Solution, group: &[&str]) -> Vec<Indexer> {
+    group.iter().map(|k| Indexer::new(known.board_tables.clone(), sector(k))).collect()
+}
+
+/// Two solves of one group give every position the same value within the
+/// sum of their proven errors (below 1e-6), on more than 1000 positions per
+/// sector.
+fn agree_within_errors(label: &str, one: &[Table], other: &[Table]) {
+    for (a, b) in one.iter().zip(other) {
+        let (Values::Chance(va), Values::Chance(vb)) = (&a.values, &b.values) else { panic!("chance values") };
+        let room = a.meta.error + b.meta.error;
+        assert!(room < 1e-6, "{label}: errors {} and {}", a.meta.error, b.meta.error);
+        let mut compared = 0;
+        for (&x, &y) in va.iter().zip(vb) {
+            assert_eq!(x == CODE_UNUSED, y == CODE_UNUSED);
+            if x != CODE_UNUSED {
+                let (x, y) = (from_code(x), from_code(y));
+                assert!((x - y).abs() <= room, "{label}: {x} and {y}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 1000);
+    }
+}
+
 /// Solves `group` both ways on top of `known` (in the game itself only,
 /// without the discounted searches, if `undiscounted`) and compares every
 /// table; returns the partial solve's holds.
 fn compare(rules: &Rules, known: &Solution, group: &[&str], undiscounted: bool) -> u64 {
-    let ix: Vec<Indexer> = group.iter().map(|k| Indexer::new(known.board_tables.clone(), sector(k))).collect();
+    let ix = indexers(known, group);
     let build = || {
         let mut g = Group::new(rules, known, ix.clone(), &Silent);
         if undiscounted {
@@ -75,8 +101,7 @@ fn flying_men_end_with_optimal_strategies() {
     let rules = Rules { flying: true, ..Rules::new(BoardKind::Six, Dice::Schaedler) };
     let opts = SolveOptions { max_men: Some(8), ..SolveOptions::default() };
     let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
-    let ix: Vec<Indexer> =
-        ["4-0-5-0", "5-0-4-0"].iter().map(|k| Indexer::new(known.board_tables.clone(), sector(k))).collect();
+    let ix = indexers(&known, &["4-0-5-0", "5-0-4-0"]);
     let (_, stats) = Group::new(&rules, &known, ix, &Silent).run(0.0, &Silent);
     assert_eq!(stats.repairs, 0, "{stats:?}");
     assert!(stats.discounts > 1, "{stats:?}");
@@ -106,7 +131,7 @@ fn mill_levels_match(rules: Rules) {
     let opts = SolveOptions { max_men: Some(10), ..SolveOptions::default() };
     let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
     for group in [&["3-0-3-0"][..], &["4-0-5-0", "5-0-4-0"], &["5-0-5-0"]] {
-        let ix: Vec<Indexer> = group.iter().map(|k| Indexer::new(known.board_tables.clone(), sector(k))).collect();
+        let ix = indexers(&known, group);
         let levels: std::collections::BTreeSet<u8> = (0..ix[0].size())
             .filter(|&i| ix[0].is_canonical(i))
             .map(|i| ix[0].state(i))
@@ -116,21 +141,7 @@ fn mill_levels_match(rules: Rules) {
         assert!(levels.len() >= 2, "{group:?}: levels {levels:?}");
         let (parts, _) = strategy::solve(&rules, &known, ix.clone(), 0.0, &Silent);
         let (whole, _) = Group::new(&rules, &known, ix, &Silent).run(0.0, &Silent);
-        for (a, b) in parts.iter().zip(&whole) {
-            let (Values::Chance(va), Values::Chance(vb)) = (&a.values, &b.values) else { panic!("chance values") };
-            let room = a.meta.error + b.meta.error;
-            assert!(room < 1e-6, "{group:?}: errors {} and {}", a.meta.error, b.meta.error);
-            let mut compared = 0;
-            for (&x, &y) in va.iter().zip(vb) {
-                assert_eq!(x == CODE_UNUSED, y == CODE_UNUSED);
-                if x != CODE_UNUSED {
-                    let (x, y) = (from_code(x), from_code(y));
-                    assert!((x - y).abs() <= room, "{}, {group:?}: {x} and {y}", rules.label());
-                    compared += 1;
-                }
-            }
-            assert!(compared > 1000);
-        }
+        agree_within_errors(&format!("{}, {group:?}", rules.label()), &parts, &whole);
     }
 }
 
@@ -148,7 +159,7 @@ fn one_copy_first_gives_the_values_of_both_copies_at_once() {
         let opts = SolveOptions { max_men: Some(8), ..SolveOptions::default() };
         let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
         for group in [&["3-0-3-0"][..], &["3-0-4-0", "4-0-3-0"], &["3-0-5-0", "5-0-3-0"], &["4-0-4-0"]] {
-            let ix: Vec<Indexer> = group.iter().map(|k| Indexer::new(known.board_tables.clone(), sector(k))).collect();
+            let ix = indexers(&known, group);
             let (one, s1) = Group::new(&rules, &known, ix.clone(), &Silent).run(0.0, &Silent);
             let mut both = Group::new(&rules, &known, ix, &Silent);
             both.both_copies();
@@ -164,21 +175,7 @@ fn one_copy_first_gives_the_values_of_both_copies_at_once() {
             if rules.flying && group == ["3-0-3-0"] {
                 assert_eq!(s1.one_copy_rounds, 0, "{label}: {s1:?}");
             }
-            for (a, b) in one.iter().zip(&both) {
-                let (Values::Chance(va), Values::Chance(vb)) = (&a.values, &b.values) else { panic!("chance values") };
-                let room = a.meta.error + b.meta.error;
-                assert!(room < 1e-6, "{label}: errors {} and {}", a.meta.error, b.meta.error);
-                let mut compared = 0;
-                for (&x, &y) in va.iter().zip(vb) {
-                    assert_eq!(x == CODE_UNUSED, y == CODE_UNUSED);
-                    if x != CODE_UNUSED {
-                        let (x, y) = (from_code(x), from_code(y));
-                        assert!((x - y).abs() <= room, "{label}: {x} and {y}");
-                        compared += 1;
-                    }
-                }
-                assert!(compared > 1000);
-            }
+            agree_within_errors(&label, &one, &both);
         }
     }
 }
