@@ -7,6 +7,7 @@ use std::sync::Mutex;
 
 use engine::merels::{BoardKind, Dice, Rules, State};
 use solver::merels::sector::successors;
+use solver::merels::table::Eval;
 use solver::merels::{Observer, Sector, Silent, Solution, SolveOptions, Table, Values};
 
 fn temp(name: &str) -> PathBuf {
@@ -324,9 +325,17 @@ fn verify_passes_on_solved_databases_and_finds_a_changed_value() {
         let solved = Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
         for c in &r.sectors {
             let t = solved.table(Sector::from_key(&c.sector).unwrap()).unwrap();
-            let stored = (0..t.indexer.size()).filter(|&i| t.at(i).is_some()).count() as u64;
-            assert_eq!(c.positions, stored, "{dice} {}", c.sector);
-            assert_eq!(c.wins + c.draws + c.losses, stored);
+            let mut counts = [0u64; 3];
+            for e in (0..t.indexer.size()).filter_map(|i| t.at(i)) {
+                let sign = match e {
+                    Eval::Dtm(v) => v.sign(),
+                    Eval::Exact(n) => n.signum() as i32,
+                    Eval::Chance(iv) => (iv.v > 0.0) as i32 - (iv.v < 0.0) as i32,
+                };
+                counts[(1 - sign) as usize] += 1;
+            }
+            assert_eq!(c.positions, counts.iter().sum::<u64>(), "{dice} {}", c.sector);
+            assert_eq!([c.wins, c.draws, c.losses], counts, "{dice} {}", c.sector);
         }
 
         // Resumed, every sector comes from the journal with the same figures.
