@@ -1,6 +1,8 @@
 //! The Snakemake workflow (`workflow/Snakefile`): six men's morris under
 //! every reading, solved one sector group per job with two jobs at once,
-//! writes exactly the files of one `ludus merels solve`.
+//! writes exactly the files of one `ludus merels solve`, and its target
+//! `verify` certifies them and writes the same manifest as `ludus merels
+//! verify --manifest`.
 //!
 //! Snakemake is found through `LUDUS_SNAKEMAKE` (a path) or on the PATH;
 //! `.ci/run` installs it from PyPI into a virtual environment and sets
@@ -65,8 +67,15 @@ fn snakemake_or_skip() -> Option<PathBuf> {
 }
 
 /// Runs the workflow with `cores` jobs at once in `flow` (its database in
-/// `flow/db`, this build's binary) and the further `config` entries.
-fn run_workflow(snakemake: &Path, flow: &Path, cores: u32, config: &[String]) -> std::process::Output {
+/// `flow/db`, this build's binary) and the further `config` entries, to its
+/// default target or to `target`.
+fn run_workflow(
+    snakemake: &Path,
+    flow: &Path,
+    cores: u32,
+    config: &[String],
+    target: Option<&str>,
+) -> std::process::Output {
     let snakefile = Path::new(env!("CARGO_MANIFEST_DIR")).join("workflow/Snakefile");
     Command::new(snakemake)
         .arg("-s")
@@ -77,6 +86,7 @@ fn run_workflow(snakemake: &Path, flow: &Path, cores: u32, config: &[String]) ->
         .args(config)
         .arg(format!("db={}", flow.join("db").display()))
         .arg(format!("ludus={}", env!("CARGO_BIN_EXE_ludus")))
+        .args(target.map(|t| ["--", t]).into_iter().flatten())
         .output()
         .expect("run snakemake")
 }
@@ -89,7 +99,7 @@ fn a_group_beyond_the_memory_a_job_may_use_is_refused() {
     let Some(snakemake) = snakemake_or_skip() else { return };
     let flow = temp("workflow", "memory");
     let config = ["board=three", "dice=schaedler", "memory=0.00001"].map(String::from);
-    let o = run_workflow(&snakemake, &flow, 1, &config);
+    let o = run_workflow(&snakemake, &flow, 1, &config, None);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success(), "three/schaedler ran within 0.00001 GiB: {err}");
     assert!(err.contains("allowed (--memory)"), "no refusal in: {err}");
@@ -105,7 +115,9 @@ fn check(dice: &str) {
     let o =
         ludus(&["merels", "solve", "--board", "six", "--dice", dice, "--db", one.to_str().unwrap(), "-q", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let o = run_workflow(&snakemake, &flow, 2, &["board=six".into(), format!("dice={dice}")]);
+    // The target `verify`: every group solved, then the database checked
+    // and its manifest written.
+    let o = run_workflow(&snakemake, &flow, 2, &["board=six".into(), format!("dice={dice}")], Some("verify"));
     assert!(o.status.success(), "snakemake, six/{dice}: {}", String::from_utf8_lossy(&o.stderr));
     let dir = format!("six_{dice}");
     let (a, b) = (sector_files(&one.join(&dir)), sector_files(&flow.join("db").join(&dir)));
@@ -117,6 +129,29 @@ fn check(dice: &str) {
     let report: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(flow.join("db").join(&dir).join("report.json")).unwrap()).unwrap();
     assert_eq!(report["complete"], true, "six/{dice}: {report}");
+    let verified: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(flow.join("db").join(&dir).join("verify.json")).unwrap()).unwrap();
+    assert_eq!(verified["failures"], 0, "six/{dice}: {verified}");
+    assert!(verified["positions"].as_u64().unwrap() > 0, "six/{dice}: {verified}");
+    // Its manifest is the one `ludus merels verify --manifest` writes for the
+    // one-process solve: a line per sector file, the same digests.
+    let o = ludus(&[
+        "merels",
+        "verify",
+        "--board",
+        "six",
+        "--dice",
+        dice,
+        "--db",
+        one.to_str().unwrap(),
+        "-q",
+        "--manifest",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let manifest = |root: &Path| fs::read_to_string(root.join(&dir).join("MANIFEST")).unwrap();
+    let listed = manifest(&one);
+    assert_eq!(listed.lines().count(), a.len(), "six/{dice}: {listed}");
+    assert_eq!(manifest(&flow.join("db")), listed, "six/{dice}: the manifests differ");
     for d in [one, flow] {
         let _ = fs::remove_dir_all(d);
     }
