@@ -19,8 +19,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use solver::merels::markov::{Policy, leader_chances};
 use solver::merels::{Eval, Kind, Sector, Silent, Solution, Value};
 
-mod common;
-
+use crate::common;
 use common::exact_schaedler::Exact;
 use num_traits::ToPrimitive;
 

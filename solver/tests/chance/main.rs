@@ -1,0 +1,11 @@
+//! The solver's values under chance, in one test binary so that its long
+//! tests run side by side: against brute force over the explicit game
+//! graphs of the small boards (`bruteforce`), and strategy iteration's
+//! partial rounds, mill levels and copies against their whole twins
+//! (`partial_rounds`).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod bruteforce;
+mod partial_rounds;
