@@ -2,9 +2,10 @@
 //! game graph (states from the engine's move generator, both sides kept
 //! apart, values for the first player), exact rationals, and Hoffman–Karp
 //! strategy iteration — the first player improves, the second replies best —
-//! with loops held by a side behind when that is better than any move. It
-//! shares no code with the sector solver: no indexing, no sectors, no
-//! floating point.
+//! with loops held by a side behind when that is better than any move. Each
+//! evaluation recomputes only the nodes whose path meets a switch; the end
+//! is checked on a whole evaluation. It shares no code with the sector
+//! solver: no indexing, no sectors, no floating point.
 
 use std::collections::HashMap;
 
@@ -32,6 +33,10 @@ struct Node {
     over: Option<Q>,
 }
 
+/// Both sides' strategies: per node the child kept to, and per throw
+/// whether it stays.
+type Strategies = (Vec<Option<usize>>, Vec<Vec<bool>>);
+
 pub struct Exact {
     nodes: Vec<Node>,
     index: HashMap<(State, usize), usize>,
@@ -39,6 +44,9 @@ pub struct Exact {
     kid: Vec<Option<usize>>,
     stay: Vec<Vec<bool>>,
     pub val: Vec<Q>,
+    /// The strategies of the last evaluation: a node whose path under the
+    /// strategies meets no node that switched since keeps its value.
+    last: Option<Strategies>,
 }
 
 /// The canonical form of a state under the board's symmetries.
@@ -121,7 +129,8 @@ impl Exact {
             nodes.push(Node { side, throws, kids, over: None });
         }
         let n = nodes.len();
-        let mut e = Exact { nodes, index, kid: vec![None; n], stay: vec![Vec::new(); n], val: vec![Q::zero(); n] };
+        let mut e =
+            Exact { nodes, index, kid: vec![None; n], stay: vec![Vec::new(); n], val: vec![Q::zero(); n], last: None };
         for i in 0..n {
             let t = e.nodes[i].throws.len();
             e.kid[i] = e.nodes[i].kids.first().copied();
@@ -148,7 +157,10 @@ impl Exact {
     /// The exact values of the current strategies.
     fn evaluate(&mut self) {
         let n = self.nodes.len();
-        let mut done = vec![false; n];
+        // Each node's `(a, b)` once per evaluation.
+        let coefs: Vec<(Q, Q)> = (0..n).map(|i| self.coef(i)).collect();
+        let mut done = self.unchanged(&coefs);
+        self.last = Some((self.kid.clone(), self.stay.clone()));
         for s in 0..n {
             if done[s] {
                 continue;
@@ -165,9 +177,9 @@ impl Exact {
                     done[x] = true;
                     break;
                 }
-                let (a, b) = self.coef(x);
+                let (a, b) = &coefs[x];
                 if b.is_zero() {
-                    self.val[x] = a;
+                    self.val[x] = a.clone();
                     done[x] = true;
                     break;
                 }
@@ -176,7 +188,7 @@ impl Exact {
                     let cyc = path[j..].to_vec();
                     let (mut alpha, mut beta) = (Q::zero(), Q::one());
                     for &c in &cyc {
-                        let (a, b) = self.coef(c);
+                        let (a, b) = &coefs[c];
                         alpha += &beta * a;
                         beta *= b;
                     }
@@ -184,7 +196,7 @@ impl Exact {
                     self.val[cyc[0]] = v0;
                     done[cyc[0]] = true;
                     for &c in cyc.iter().skip(1).rev() {
-                        let (a, b) = self.coef(c);
+                        let (a, b) = &coefs[c];
                         let next = self.kid[c].expect("stays");
                         self.val[c] = a + b * &self.val[next];
                         done[c] = true;
@@ -198,13 +210,52 @@ impl Exact {
             }
             for &p in path.iter().rev() {
                 if !done[p] {
-                    let (a, b) = self.coef(p);
+                    let (a, b) = &coefs[p];
                     let next = self.kid[p].expect("stays");
                     self.val[p] = a + b * &self.val[next];
                     done[p] = true;
                 }
             }
         }
+    }
+
+    /// The nodes whose value the last evaluation left right: those whose
+    /// path under the strategies (to an exit, or round a cycle) meets no
+    /// node that switched since (none before the first evaluation).
+    fn unchanged(&self, coefs: &[(Q, Q)]) -> Vec<bool> {
+        let n = self.nodes.len();
+        let Some((kid, stay)) = &self.last else { return vec![false; n] };
+        let switched = |x: usize| kid[x] != self.kid[x] || stay[x] != self.stay[x];
+        // 0 not known yet, 1 on the path followed, 2 unchanged, 3 changed.
+        let mut state = vec![0u8; n];
+        for s in 0..n {
+            let mut path = Vec::new();
+            let mut x = s;
+            let keep = loop {
+                match state[x] {
+                    2 => break true,
+                    3 => break false,
+                    // Round a cycle of nodes none of which switched.
+                    1 => break true,
+                    _ => {}
+                }
+                if switched(x) {
+                    state[x] = 3;
+                    break false;
+                }
+                if coefs[x].1.is_zero() {
+                    state[x] = 2;
+                    break true;
+                }
+                state[x] = 1;
+                path.push(x);
+                x = self.kid[x].expect("stays somewhere");
+            };
+            for p in path {
+                state[p] = if keep { 2 } else { 3 };
+            }
+        }
+        state.iter().map(|&v| v == 2).collect()
     }
 
     /// Strictly better choices for one side; returns whether any switched.
@@ -224,25 +275,24 @@ impl Exact {
                 }
             }
             let mut stay = self.stay[i].clone();
+            let inside = self.kid[i].map(|c| &self.val[c]);
+            let best_in = kid.map(|c| &self.val[c]);
             for (k, (_, exit)) in node.throws.iter().enumerate() {
-                let inside = self.kid[i].map(|c| self.val[c].clone());
-                let best_in = kid.map(|c| self.val[c].clone());
-                let now = if stay[k] { inside.clone() } else { exit.clone() };
-                let cand_in = best_in.clone();
-                let cand_out = exit.clone();
+                let exit = exit.as_ref();
+                let now = if stay[k] { inside } else { exit };
                 // The best option of this throw.
-                let best = match (&cand_in, &cand_out) {
-                    (Some(a), Some(b)) => Some(if better(a, b) { a.clone() } else { b.clone() }),
-                    (Some(a), None) => Some(a.clone()),
-                    (None, b) => b.clone(),
+                let best = match (best_in, exit) {
+                    (Some(a), Some(b)) => Some(if better(a, b) { a } else { b }),
+                    (Some(a), None) => Some(a),
+                    (None, b) => b,
                 };
-                let improves = match (&best, &now) {
+                let improves = match (best, now) {
                     (Some(b), Some(n)) => better(b, n),
                     (Some(_), None) => true,
                     _ => false,
                 };
                 if improves {
-                    stay[k] = match (&cand_in, &cand_out) {
+                    stay[k] = match (best_in, exit) {
                         (Some(a), Some(b)) => better(a, b),
                         (Some(_), None) => true,
                         _ => false,
@@ -340,6 +390,13 @@ impl Exact {
             if self.improve(0) || self.hold(0) {
                 continue;
             }
+            // Nothing switched since the last evaluation: a whole one gives
+            // the same values, so no switch was missed for a value kept
+            // from an earlier evaluation.
+            let kept = self.val.clone();
+            self.last = None;
+            self.evaluate();
+            assert!(kept == self.val, "values kept from an earlier evaluation differ from a whole one");
             return self;
         }
     }
