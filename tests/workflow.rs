@@ -2,7 +2,8 @@
 //! every reading, solved one sector group per job with two jobs at once,
 //! writes exactly the files of one `ludus merels solve`, and its target
 //! `verify` certifies them and writes the same manifest as `ludus merels
-//! verify --manifest`.
+//! verify --manifest`; `workflow/whole-board.sh` solves and certifies every
+//! reading of a board in turn.
 //!
 //! Snakemake is found through `LUDUS_SNAKEMAKE` (a path) or on the PATH;
 //! `.ci/run` installs it from PyPI into a virtual environment and sets
@@ -155,4 +156,48 @@ fn check(dice: &str) {
     for d in [one, flow] {
         let _ = fs::remove_dir_all(d);
     }
+}
+
+/// `workflow/whole-board.sh` on six men's morris: the four databases solved
+/// and certified, Bell's and Murray's checks taking the shared movement
+/// sectors from the check without dice; run again, every step is skipped;
+/// a step that fails stops the run with its exit code.
+#[test]
+fn the_whole_board_script_solves_and_certifies_every_reading() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("workflow/whole-board.sh");
+    let data = temp("workflow", "whole-board");
+    let run = |board: &str| {
+        Command::new("sh").arg(&script).arg(board).arg(&data).arg(env!("CARGO_BIN_EXE_ludus")).output().expect("run sh")
+    };
+    let o = run("six");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let log = || fs::read_to_string(data.join("runs/log")).unwrap();
+    let starts = |text: &str| text.lines().filter(|l| l.contains(" start ")).count();
+    assert_eq!(starts(&log()), 8, "{}", log());
+    let report = |step: &str| -> serde_json::Value {
+        serde_json::from_str(&fs::read_to_string(data.join(format!("runs/six-{step}.json"))).unwrap()).unwrap()
+    };
+    for reading in ["modern", "none", "bell", "murray"] {
+        assert_eq!(report(&format!("{reading}-solve"))["complete"], true, "{reading}");
+        let checked = report(&format!("{reading}-verify"));
+        assert_eq!(checked["failures"], 0, "{reading}: {checked}");
+        let sectors = checked["sectors"].as_array().unwrap();
+        let shared = sectors.iter().filter(|s| s["resumed"] == true).count();
+        // Only Bell's and Murray's checks take sectors from another journal.
+        assert_eq!(shared > 0, reading == "bell" || reading == "murray", "{reading}: {shared} taken");
+        let files = checked["manifest"]["files"].as_array().unwrap().len();
+        assert_eq!(files, sectors.len(), "{reading}: a manifest line per sector file");
+    }
+    for dir in ["six_none+flying+no-take-from-mills+double-mill-one", "six_none", "six_bell", "six_murray"] {
+        assert!(data.join("merels").join(dir).join("MANIFEST").is_file(), "{dir}");
+    }
+    // Again: nothing to do.
+    let o = run("six");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(starts(&log()), 8, "a finished step ran again: {}", log());
+    // A board the solver does not know: the first step fails, with its code.
+    let o = run("seven");
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("seven-modern-solve failed"));
+    let _ = fs::remove_dir_all(data);
 }
