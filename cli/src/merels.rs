@@ -280,7 +280,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             let OnDatabase { game, db } = on;
             let rules = game.resolve()?;
             let opts = SolveOptions { db: Some(db), max_men: Some(0), keep_all: false, ..SolveOptions::default() };
-            let bars = Bars::new(quiet || json);
+            let bars = Bars::new(quiet);
             // The manifest is written by the same workers, from the database
             // just checked, only when something was checked and all holds.
             let (r, written) = pool(threads, u64::MAX)?.install(|| -> Result<_> {
