@@ -31,7 +31,7 @@ step() {
   name=$board-$1
   shift
   [ -e "$runs/$name.done" ] && return 0
-  echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) start $name: $*" >>"$runs/log"
+  printf '%s start %s: %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$name" "$*" >>"$runs/log"
   "$@" --db "$db" --json >"$runs/$name.json" 2>"$runs/$name.err"
   rc=$?
   echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) end $name: exit $rc" >>"$runs/log"
