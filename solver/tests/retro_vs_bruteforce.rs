@@ -5,29 +5,20 @@
 use std::collections::HashMap;
 
 mod common;
-use common::{all_states, fixpoint, legal};
+use common::{all_states, fixpoint, legal, small_boards};
 
-use engine::merels::{Blocked, BoardKind, Dice, PlacementMills, Rules, State, Throw};
+use engine::merels::{Blocked, PlacementMills, Rules, State, Throw};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use solver::merels::{Silent, Solution, Value};
 
 fn rule_sets() -> Vec<Rules> {
     let mut v = Vec::new();
-    for kind in [BoardKind::Rota, BoardKind::Three] {
-        for diag in [false, true] {
-            if kind == BoardKind::Rota && diag {
-                continue;
-            }
-            for blocked in [Blocked::Lose, Blocked::Pass, Blocked::Draw] {
-                for pm in [PlacementMills::Count, PlacementMills::Forbidden] {
-                    for flying in [false, true] {
-                        let mut r = Rules::new(kind, Dice::None).with_diagonals(diag).expect("diagonals only on three");
-                        r.blocked = blocked;
-                        r.placement_mills = pm;
-                        r.flying = flying;
-                        v.push(r);
-                    }
+    for base in small_boards() {
+        for blocked in [Blocked::Lose, Blocked::Pass, Blocked::Draw] {
+            for pm in [PlacementMills::Count, PlacementMills::Forbidden] {
+                for flying in [false, true] {
+                    v.push(Rules { blocked, placement_mills: pm, flying, ..base });
                 }
             }
         }

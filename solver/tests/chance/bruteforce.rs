@@ -46,19 +46,6 @@ fn reachable(rules: &Rules) -> Vec<State> {
     out
 }
 
-fn boards() -> Vec<Rules> {
-    let mut v = Vec::new();
-    for kind in [BoardKind::Rota, BoardKind::Three] {
-        for diag in [false, true] {
-            if kind == BoardKind::Rota && diag {
-                continue;
-            }
-            v.push(Rules::new(kind, Dice::None).with_diagonals(diag).expect("diagonals only on three"));
-        }
-    }
-    v
-}
-
 /// Exact value over the common denominator by memoised expectimax.
 fn exact(
     rules: &Rules,
@@ -93,7 +80,7 @@ fn exact(
 
 #[test]
 fn murray_and_bell_equal_exact_expectimax() {
-    for base in boards() {
+    for base in common::small_boards() {
         for dice in [Dice::Murray, Dice::Bell] {
             let rules = Rules { dice, ..base };
             let sol = Solution::solve_with(rules, &Default::default(), &Silent).unwrap();
@@ -133,7 +120,7 @@ fn compare_exact(rules: &Rules, sol: &Solution, exact: &Exact) -> usize {
 
 #[test]
 fn schaedler_equals_exact_strategy_iteration() {
-    for base in boards() {
+    for base in common::small_boards() {
         for blocked in [Blocked::Lose, Blocked::Pass, Blocked::Draw] {
             for (special, flying) in [(5, false), (20, false), (5, true)] {
                 let rules = Rules {
@@ -171,7 +158,7 @@ fn schaedler_six_endgame_equals_exact_strategy_iteration() {
 
 #[test]
 fn schaedler_without_special_throws_is_the_game_without_dice() {
-    for base in boards() {
+    for base in common::small_boards() {
         let mut s =
             Rules::new(base.board.kind, Dice::Schaedler).with_diagonals(base.board.diagonals).expect("the same board");
         s.special_72 = 0;

@@ -4,8 +4,15 @@
 
 use std::collections::HashMap;
 
-use engine::merels::{Blocked, PointSet, Rules, State, Throw, mill::has_line};
+use engine::merels::{Blocked, BoardKind, Dice, PointSet, Rules, State, Throw, mill::has_line};
 use solver::merels::Value;
+
+/// The boards small enough for brute force, without dice: Rota, three men's
+/// morris, and three men's morris with diagonals.
+pub fn small_boards() -> Vec<Rules> {
+    let three = Rules::new(BoardKind::Three, Dice::None);
+    vec![Rules::new(BoardKind::Rota, Dice::None), three, three.with_diagonals(true).expect("diagonals on three")]
+}
 
 /// Every state reachable from any arrangement of men with full-count hands:
 /// all ways to put `a` and `b` men on the board with the rest in hand.
