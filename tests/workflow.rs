@@ -109,6 +109,52 @@ fn a_group_beyond_the_memory_a_job_may_use_is_refused() {
     let _ = fs::remove_dir_all(flow);
 }
 
+/// Every job asks for the memory the plan estimates (`mem_mb`): a group's
+/// solve its `memory`, the check the plan's `verify_memory`, each with 512
+/// MiB to spare (read from a dry run on nine under Schädler's dice up to 8
+/// men, whose groups need gigabytes).
+#[test]
+fn every_job_asks_for_the_memory_the_plan_estimates() {
+    let Some(snakemake) = snakemake_or_skip() else { return };
+    let flow = temp("workflow", "dry-run");
+    let config = ["board=nine", "dice=schaedler", "max_men=8"].map(String::from);
+    let snakefile = Path::new(env!("CARGO_MANIFEST_DIR")).join("workflow/Snakefile");
+    let o = Command::new(&snakemake)
+        .arg("-s")
+        .arg(&snakefile)
+        .args(["--dry-run", "--cores", "2", "--directory"])
+        .arg(&flow)
+        .arg("--config")
+        .args(&config)
+        .arg(format!("db={}", flow.join("db").display()))
+        .arg(format!("ludus={}", env!("CARGO_BIN_EXE_ludus")))
+        .args(["--", "verify"])
+        .output()
+        .expect("run snakemake");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{out}");
+    // Each job of the dry run: its rule, its key (groups) and its mem_mb.
+    let mut asked: BTreeMap<String, u64> = BTreeMap::new();
+    for job in out.split("\nrule ").skip(1) {
+        let rule = job.split(':').next().unwrap().trim();
+        let after = |tag: &str| job.lines().find_map(|l| l.split_once(tag).map(|(_, v)| v.split(',').next().unwrap()));
+        let Some(mem) = after("mem_mb=") else { continue };
+        let key = after("wildcards: key=").unwrap_or(rule);
+        asked.insert(key.trim().to_string(), mem.trim().parse().unwrap());
+    }
+    let o = ludus(&["merels", "plan", "--board", "nine", "--dice", "schaedler", "--max-men", "8", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let plan: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let mib = |bytes: &serde_json::Value| bytes.as_u64().unwrap() / (1 << 20) + 512;
+    for g in plan["groups"].as_array().unwrap() {
+        let key = g["key"].as_str().unwrap();
+        assert_eq!(asked.get(key), Some(&mib(&g["memory"])), "group {key}: {asked:?}");
+    }
+    assert!(plan["verify_memory"].as_u64().unwrap() > 1 << 20);
+    assert_eq!(asked.get("verify"), Some(&mib(&plan["verify_memory"])), "{asked:?}");
+    let _ = fs::remove_dir_all(flow);
+}
+
 fn check(dice: &str) {
     let Some(snakemake) = snakemake_or_skip() else { return };
     let one = temp("workflow", &format!("one-{dice}"));

@@ -427,6 +427,7 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, json: bool) 
     let finished: Vec<bool> = groups.iter().map(done).collect();
     let total: u64 = groups.iter().map(|g| g.indices).sum();
     let solved: u64 = groups.iter().zip(&finished).filter(|(_, f)| **f).map(|(g, _)| g.indices).sum();
+    let verify_memory = groups.iter().map(|g| g.verify_memory).max().unwrap_or(0);
     if json {
         let list: Vec<serde_json::Value> = groups
             .iter()
@@ -442,6 +443,7 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, json: bool) 
             "directory": db.dir().display().to_string(),
             "indices": total,
             "indices_done": solved,
+            "verify_memory": verify_memory,
             "groups": list,
         }));
     }
@@ -464,6 +466,7 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, json: bool) 
         finished.iter().filter(|&&f| f).count(),
         100.0 * solved as f64 / total.max(1) as f64
     );
+    println!("Checking the finished database (`ludus merels verify`) holds about {}.", human_bytes(verify_memory));
     Ok(())
 }
 

@@ -305,6 +305,37 @@ fn murray_and_bell_share_their_movement_sectors_with_the_game_without_dice() {
 }
 
 #[test]
+fn a_check_holds_at_most_the_tables_the_plan_estimates() {
+    // `ludus merels plan` follows the check's order and what it keeps for
+    // later sectors: where every table has the width the plan counts, the
+    // most a check holds at once is the plan's figure exactly; under chance
+    // the plan also counts progress ranks a sector may not have.
+    for (dice, max_men) in [(Dice::None, None), (Dice::Murray, None), (Dice::Schaedler, Some(9))] {
+        let dir = temp(&format!("verify-memory-{dice}"));
+        let rules = Rules::new(BoardKind::Six, dice);
+        let o = SolveOptions { max_men, keep_all: false, ..opts(&dir) };
+        Solution::solve_with(rules, &o, &Silent).unwrap();
+        let mut sol = Solution::solve_with(rules, &SolveOptions { max_men: Some(0), ..o }, &Silent).unwrap();
+        assert_eq!(sol.tables_bytes(), 0, "{dice}: nothing read before the check");
+        let r = solver::merels::verify::verify(&mut sol, max_men, false, &Silent).unwrap();
+        assert!(
+            r.ok() && r.sectors.len() >= 10,
+            "{dice}: {} sectors, missing {:?}, unchecked {:?}",
+            r.sectors.len(),
+            r.missing,
+            r.unchecked
+        );
+        let planned = solver::merels::plan::plan(&rules, max_men).iter().map(|g| g.verify_memory).max().unwrap();
+        if dice == Dice::Schaedler {
+            assert!(r.tables_held > 0 && r.tables_held <= planned, "{dice}: held {} of {planned}", r.tables_held);
+        } else {
+            assert_eq!(r.tables_held, planned, "{dice}");
+        }
+        fs::remove_dir_all(&dir).ok();
+    }
+}
+
+#[test]
 fn verify_passes_on_solved_databases_and_finds_a_changed_value() {
     for dice in [Dice::None, Dice::Schaedler, Dice::Murray] {
         let dir = temp(&format!("verify-{dice}"));

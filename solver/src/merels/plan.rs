@@ -41,6 +41,10 @@ pub struct PlannedGroup {
     /// Bytes of memory its solve needs (working arrays and the tables it
     /// reads).
     pub memory: u64,
+    /// Bytes of the tables `ludus merels verify` holds while it checks the
+    /// group's files (theirs, their successors' and those it keeps for the
+    /// sectors checked later); 0 when the group stores no file.
+    pub verify_memory: u64,
 }
 
 /// Bytes of a group's working arrays.
@@ -102,13 +106,43 @@ fn children_estimate(rules: &Rules, group: &[Sector]) -> u64 {
         .unwrap_or(0)
 }
 
-/// Bytes per index of a solved sector's table in memory.
+/// Bytes per index of a solved sector's table in memory (under chance a
+/// movement sector's table may hold progress ranks beside its codes).
 pub fn table_bytes(rules: &Rules, s: Sector) -> u64 {
     match Kind::of(rules, s) {
         Kind::Dtm => 2,
         Kind::Exact => Exact::width_for(s) as u64,
+        Kind::Chance if s.is_movement() => 4 + 2,
         Kind::Chance => 4,
     }
+}
+
+/// The sectors whose tables the check of the stored sectors `order[k + 1..]`
+/// reads: those sectors and their successors. A check keeps no other table
+/// once sector `order[k]` is done.
+pub fn read_after(rules: &Rules, order: &[Sector], k: usize) -> Vec<Sector> {
+    order[k + 1..].iter().flat_map(|&t| std::iter::once(t).chain(successors(rules, t))).collect()
+}
+
+/// For each of the stored sectors `order` (in solving order), the bytes of
+/// the tables a check holds while it checks that sector: the sector's, its
+/// stored successors' and those kept for later sectors ([`read_after`]).
+pub fn verify_holds(rules: &Rules, order: &[Sector], bytes: impl Fn(Sector) -> u64) -> Vec<u64> {
+    let mut held: Vec<Sector> = Vec::new();
+    (0..order.len())
+        .map(|k| {
+            let s = order[k];
+            for t in std::iter::once(s).chain(successors(rules, s).into_iter().filter(|c| c.is_stored())) {
+                if !held.contains(&t) {
+                    held.push(t);
+                }
+            }
+            let holds = held.iter().map(|&t| bytes(t)).sum();
+            let later = read_after(rules, order, k);
+            held.retain(|t| later.contains(t));
+            holds
+        })
+        .collect()
 }
 
 /// The sectors outside `group` that its moves lead to and that have files.
@@ -129,6 +163,10 @@ pub fn plan(rules: &Rules, max_men: Option<u8>) -> Vec<PlannedGroup> {
     let order: Vec<Vec<Sector>> =
         solve_order(rules).into_iter().filter(|g| max_men.is_none_or(|m| g.iter().all(|s| s.men() <= m))).collect();
     let group_key = |s: Sector| order.iter().find(|g| g.contains(&s)).map(|g| g[0].key()).unwrap_or_else(|| s.key());
+    let stored: Vec<Sector> = order.iter().flatten().copied().filter(|s| s.is_stored()).collect();
+    let holds = verify_holds(rules, &stored, |s| size(s) * table_bytes(rules, s));
+    let verify_memory =
+        |group: &[Sector]| stored.iter().zip(&holds).filter(|(s, _)| group.contains(s)).map(|(_, &h)| h).max();
     order
         .iter()
         .map(|group| {
@@ -146,6 +184,7 @@ pub fn plan(rules: &Rules, max_men: Option<u8>) -> Vec<PlannedGroup> {
                 reads: reads.iter().map(|s| file_name(*s)).collect(),
                 indices,
                 memory: working_memory(rules, &group.iter().map(|&s| indexer(s)).collect::<Vec<_>>()) + read_bytes,
+                verify_memory: verify_memory(group).unwrap_or(0),
             }
         })
         .collect()

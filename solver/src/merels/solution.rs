@@ -295,8 +295,12 @@ impl Solution {
     /// its successors in memory.
     pub fn memory_estimate(&self, group: &[Sector]) -> u64 {
         let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s)).collect();
-        let loaded: u64 = self.known.tables.values().map(|t| t.values.bytes()).sum();
-        plan::working_memory(&self.rules, &ix) + loaded
+        plan::working_memory(&self.rules, &ix) + self.tables_bytes()
+    }
+
+    /// Bytes of the tables in memory.
+    pub fn tables_bytes(&self) -> u64 {
+        self.known.tables.values().map(|t| t.bytes()).sum()
     }
 
     /// The position in `todo` of the group holding sector `key`, whose

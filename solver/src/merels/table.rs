@@ -280,6 +280,11 @@ impl Table {
         Table { indexer, values, meta, rank: Vec::new() }
     }
 
+    /// Bytes held in memory: the values and the progress ranks.
+    pub fn bytes(&self) -> u64 {
+        self.values.bytes() + 2 * self.rank.len() as u64
+    }
+
     /// A table with progress ranks (one per index).
     pub fn with_rank(indexer: Indexer, values: Values, meta: Meta, rank: Vec<u16>) -> Table {
         debug_assert_eq!(rank.len() as u64, indexer.size());

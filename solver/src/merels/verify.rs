@@ -38,6 +38,7 @@ use super::db::Db;
 use super::manifest::sha256_file;
 
 use super::observer::Observer;
+use super::plan::read_after;
 use super::sector::{Sector, solve_order, successors};
 use super::solution::{Solution, SolveError};
 use super::table::{Eval, Kind};
@@ -85,6 +86,9 @@ pub struct VerifyReport {
     pub positions: u64,
     pub max_residual: f64,
     pub failures: u64,
+    /// The most bytes of tables held at once (a sector's, its successors'
+    /// and those kept for later sectors; `ludus merels plan` estimates it).
+    pub tables_held: u64,
     /// The sectors whose files were read (checked or not).
     #[serde(skip)]
     pub files: Vec<Sector>,
@@ -253,6 +257,7 @@ pub fn verify(
         positions: 0,
         max_residual: 0.0,
         failures: 0,
+        tables_held: 0,
         files: Vec::new(),
     };
     let mut books = Books {
@@ -268,6 +273,7 @@ pub fn verify(
         }
         obs.group(&[s], k, order.len());
         let check = check_one(sol, &mut books, s, &mut report, obs)?;
+        report.tables_held = report.tables_held.max(sol.tables_bytes());
         if let Some(check) = check {
             report.positions += check.positions;
             report.max_residual = report.max_residual.max(check.max_residual);
@@ -275,8 +281,7 @@ pub fn verify(
             report.sectors.push(check);
         }
         // Keep only what the sectors still to check read.
-        let later: Vec<Sector> =
-            order[k + 1..].iter().flat_map(|&t| std::iter::once(t).chain(successors(&rules, t))).collect();
+        let later = read_after(&rules, &order, k);
         sol.retain_tables(|t| later.contains(t));
     }
     Ok(report)
