@@ -234,6 +234,13 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
         let files = checked["manifest"]["files"].as_array().unwrap().len();
         assert_eq!(files, sectors.len(), "{reading}: a manifest line per sector file");
     }
+    // Each finished step names what ran it.
+    let (digest, _) = solver::merels::manifest::sha256_file(Path::new(env!("CARGO_BIN_EXE_ludus"))).unwrap();
+    for step in ["modern-solve", "murray-verify"] {
+        let done = fs::read_to_string(data.join(format!("runs/six-{step}.done"))).unwrap();
+        assert!(done.contains(&format!("sha256: {digest}")) && done.contains("ludus 0."), "{step}: {done}");
+        assert!(done.contains("command: ") && done.contains("--board six"), "{step}: {done}");
+    }
     for dir in ["six_none+flying+no-take-from-mills+double-mill-one", "six_none", "six_bell", "six_murray"] {
         assert!(data.join("merels").join(dir).join("MANIFEST").is_file(), "{dir}");
     }

@@ -11,8 +11,9 @@
 # Databases go to DATA_DIR/merels, each step's JSON report, progress and
 # log to DATA_DIR/runs. Every step resumes where it stopped (the solves from
 # their finished groups and checkpoints, the checks from their journal); a
-# finished step leaves DATA_DIR/runs/BOARD-STEP.done and is skipped when the
-# script runs again. On nine men's morris the whole run takes days on two
+# finished step leaves DATA_DIR/runs/BOARD-STEP.done (its command, and the
+# binary's path, version and SHA-256) and is skipped when the script runs
+# again. On nine men's morris the whole run takes days on two
 # cores (see the README).
 set -u
 if [ $# -lt 2 ]; then
@@ -39,7 +40,13 @@ step() {
     echo "$name failed (exit $rc): see $runs/$name.err" >&2
     exit $rc
   fi
-  touch "$runs/$name.done"
+  # What ran, with which binary (its version and SHA-256).
+  bin=$(command -v "$ludus")
+  {
+    printf 'command: %s\n' "$*"
+    printf 'binary: %s (%s)\n' "$bin" "$("$ludus" --version)"
+    printf 'sha256: %s\n' "$(sha256sum <"$bin" | cut -d' ' -f1)"
+  } >"$runs/$name.done.part" && mv "$runs/$name.done.part" "$runs/$name.done"
 }
 
 # shellcheck disable=SC2086 # the rule options are separate words
