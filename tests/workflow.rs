@@ -215,8 +215,28 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     let run = |board: &str| {
         Command::new("sh").arg(&script).arg(board).arg(&data).arg(env!("CARGO_BIN_EXE_ludus")).output().expect("run sh")
     };
+    let status = |board: &str| {
+        let o = Command::new("sh")
+            .arg(&script)
+            .args(["--status", board])
+            .arg(&data)
+            .arg(env!("CARGO_BIN_EXE_ludus"))
+            .output()
+            .expect("run sh");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    // Before: every step not started, each solve with nothing in its
+    // database, and nothing written.
+    let before = status("six");
+    assert_eq!(before.lines().filter(|l| l.ends_with(": not started")).count(), 8, "{before}");
+    assert_eq!(before.matches(" done: 0 of ").count(), 4, "{before}");
+    assert!(!data.exists(), "--status wrote {}", data.display());
     let o = run("six");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let after = status("six");
+    assert_eq!(after.lines().filter(|l| l.contains(": done (") && l.contains("ludus 0.")).count(), 8, "{after}");
+    assert_eq!(after.lines().count(), 8, "{after}");
     let log = || fs::read_to_string(data.join("runs/log")).unwrap();
     let starts = |text: &str| text.lines().filter(|l| l.contains(" start ")).count();
     assert_eq!(starts(&log()), 8, "{}", log());
@@ -252,5 +272,8 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     let o = run("seven");
     assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stderr).contains("seven-modern-solve failed"));
+    let failed = status("seven");
+    assert!(failed.starts_with("seven-modern-solve: failed (exit 2, see "), "{failed}");
+    assert!(failed.contains("seven-none-solve: not started"), "{failed}");
     let _ = fs::remove_dir_all(data);
 }

@@ -7,6 +7,12 @@
 # with its MANIFEST written beside the sector files.
 #
 #   workflow/whole-board.sh BOARD DATA_DIR [LUDUS]
+#   workflow/whole-board.sh --status BOARD DATA_DIR [LUDUS]
+#
+# With --status it runs nothing and prints each step's state: done (with the
+# binary that ran it), failed, started and not finished (with the last line
+# of its progress), or not started; for a solve not done, the groups and
+# indices its database holds (from `ludus merels plan`).
 #
 # Databases go to DATA_DIR/merels, each step's JSON report, progress and
 # log to DATA_DIR/runs. Every step resumes where it stopped (the solves from
@@ -16,8 +22,14 @@
 # again. On nine men's morris the whole run takes days on two
 # cores (see the README).
 set -u
+status=
+if [ "${1:-}" = "--status" ]; then
+  status=1
+  shift
+fi
 if [ $# -lt 2 ]; then
   echo "usage: $0 BOARD DATA_DIR [LUDUS]" >&2
+  echo "       $0 --status BOARD DATA_DIR [LUDUS]" >&2
   exit 2
 fi
 board=$1
@@ -25,12 +37,40 @@ db=$2/merels
 runs=$2/runs
 ludus=${3:-ludus}
 modern="--flying --no-take-from-mills --double-mill-one"
-mkdir -p "$db" "$runs" || exit 2
+[ -n "$status" ] || mkdir -p "$db" "$runs" || exit 2
+
+# show NAME: one line on step NAME's state.
+show() {
+  if [ -e "$runs/$1.done" ]; then
+    echo "$1: done ($(sed -n 's/^binary: //p' "$runs/$1.done"))"
+    return
+  fi
+  last=$(grep " \(start\|end\) $1:" "$runs/log" 2>/dev/null | tail -1)
+  case "$last" in
+  *" end $1: exit "*) echo "$1: failed (exit ${last##* }, see $runs/$1.err)" ;;
+  *" start $1:"*)
+    echo "$1: started ${last%% *}, not finished"
+    progress=$(tr '\r' '\n' <"$runs/$1.err" 2>/dev/null | grep . | tail -1)
+    [ -n "$progress" ] && echo "  $progress"
+    ;;
+  *) echo "$1: not started" ;;
+  esac
+}
 
 # step NAME COMMAND...: runs `COMMAND --db DB --json` unless NAME is done.
 step() {
   name=$board-$1
   shift
+  if [ -n "$status" ]; then
+    show "$name"
+    # A solve not done: how much of the whole game its database holds.
+    if [ "$3" = solve ] && [ ! -e "$runs/$name.done" ] && command -v "$1" >/dev/null; then
+      bin=$1
+      shift 3
+      "$bin" merels plan "$@" --db "$db" 2>/dev/null | sed -n 's/^\([0-9]* groups, .* indices ([0-9.]*%)\).*/  \1/p'
+    fi
+    return 0
+  fi
   [ -e "$runs/$name.done" ] && return 0
   printf '%s start %s: %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$name" "$*" >>"$runs/log"
   "$@" --db "$db" --json >"$runs/$name.json" 2>"$runs/$name.err"
@@ -61,4 +101,4 @@ step none-verify "$ludus" merels verify --board "$board" --dice none --resume --
 # journal of the check without dice.
 step bell-verify "$ludus" merels verify --board "$board" --dice bell --resume --manifest
 step murray-verify "$ludus" merels verify --board "$board" --dice murray --resume --manifest
-echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $board: every step done" >>"$runs/log"
+[ -n "$status" ] || echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $board: every step done" >>"$runs/log"
