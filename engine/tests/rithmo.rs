@@ -15,28 +15,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// An RFEN from pieces by square, side to move, and counters.
 fn rfen(pieces: &[(&str, &str)], side: char, tail: &str) -> String {
     let at: BTreeMap<Square, &str> = pieces.iter().map(|(s, p)| (s.parse().unwrap(), *p)).collect();
-    let mut ranks = Vec::new();
-    for rank in (0..16).rev() {
-        let mut toks: Vec<String> = Vec::new();
-        let mut empty = 0;
-        for file in 0..8 {
-            match at.get(&Square::new(file, rank)) {
-                Some(p) => {
-                    if empty > 0 {
-                        toks.push(empty.to_string());
-                        empty = 0;
-                    }
-                    toks.push(p.to_string());
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            toks.push(empty.to_string());
-        }
-        ranks.push(toks.join(","));
-    }
-    format!("{} {side} {tail}", ranks.join("/"))
+    format!("{} {side} {tail}", common::rfen_board(|sq| at.get(&sq).copied()))
 }
 
 /// The same position with the roles of the armies exchanged: ranks

@@ -14,29 +14,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// An RFEN with only these pieces (by square), `side` to move.
 fn board(pieces: &[(Square, String)], side: Side) -> Position {
-    let at: BTreeMap<Square, &String> = pieces.iter().map(|(s, p)| (*s, p)).collect();
-    let mut ranks = Vec::new();
-    for rank in (0..16).rev() {
-        let (mut toks, mut empty) = (Vec::new(), 0);
-        for file in 0..8 {
-            match at.get(&Square::new(file, rank)) {
-                Some(p) => {
-                    if empty > 0 {
-                        toks.push(empty.to_string());
-                        empty = 0;
-                    }
-                    toks.push(p.to_string());
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            toks.push(empty.to_string());
-        }
-        ranks.push(toks.join(","));
-    }
+    let at: BTreeMap<Square, &str> = pieces.iter().map(|(s, p)| (*s, p.as_str())).collect();
     let s = if side == Side::Even { 'e' } else { 'o' };
-    format!("{} {s} - - 0 1", ranks.join("/")).parse().expect("a valid board")
+    format!("{} {s} - - 0 1", common::rfen_board(|sq| at.get(&sq).copied())).parse().expect("a valid board")
 }
 
 /// The men (not pyramids) of a side in the start position, as tokens.
