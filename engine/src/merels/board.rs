@@ -103,6 +103,18 @@ impl Board {
     }
 
     fn build(kind: BoardKind, diagonals: bool) -> Board {
+        // The lines of the outer and middle squares, the first of six's and
+        // nine's lines alike.
+        const TWO_SQUARES: [[&str; 3]; 8] = [
+            ["a1", "d1", "g1"],
+            ["g1", "g4", "g7"],
+            ["a7", "d7", "g7"],
+            ["a1", "a4", "a7"],
+            ["b2", "d2", "f2"],
+            ["f2", "f4", "f6"],
+            ["b6", "d6", "f6"],
+            ["b2", "b4", "b6"],
+        ];
         let (names, lines, extra_edges, centre_spokes): (_, Vec<[&str; 3]>, Vec<[&str; 2]>, bool) = match kind {
             BoardKind::Rota => (
                 ROTA,
@@ -134,41 +146,25 @@ impl Board {
                 }
                 (THREE, lines, vec![], false)
             }
-            BoardKind::Six => (
-                SIX,
-                vec![
-                    ["a1", "d1", "g1"],
-                    ["g1", "g4", "g7"],
-                    ["a7", "d7", "g7"],
-                    ["a1", "a4", "a7"],
-                    ["b2", "d2", "f2"],
-                    ["f2", "f4", "f6"],
-                    ["b6", "d6", "f6"],
-                    ["b2", "b4", "b6"],
-                ],
-                vec![["a4", "b4"], ["d1", "d2"], ["g4", "f4"], ["d7", "d6"]],
-                false,
-            ),
+            BoardKind::Six => {
+                (SIX, TWO_SQUARES.to_vec(), vec![["a4", "b4"], ["d1", "d2"], ["g4", "f4"], ["d7", "d6"]], false)
+            }
             BoardKind::Nine => (
                 NINE,
-                vec![
-                    ["a1", "d1", "g1"],
-                    ["g1", "g4", "g7"],
-                    ["a7", "d7", "g7"],
-                    ["a1", "a4", "a7"],
-                    ["b2", "d2", "f2"],
-                    ["f2", "f4", "f6"],
-                    ["b6", "d6", "f6"],
-                    ["b2", "b4", "b6"],
-                    ["c3", "d3", "e3"],
-                    ["e3", "e4", "e5"],
-                    ["c5", "d5", "e5"],
-                    ["c3", "c4", "c5"],
-                    ["d1", "d2", "d3"],
-                    ["g4", "f4", "e4"],
-                    ["d7", "d6", "d5"],
-                    ["a4", "b4", "c4"],
-                ],
+                [
+                    TWO_SQUARES.as_slice(),
+                    &[
+                        ["c3", "d3", "e3"],
+                        ["e3", "e4", "e5"],
+                        ["c5", "d5", "e5"],
+                        ["c3", "c4", "c5"],
+                        ["d1", "d2", "d3"],
+                        ["g4", "f4", "e4"],
+                        ["d7", "d6", "d5"],
+                        ["a4", "b4", "c4"],
+                    ],
+                ]
+                .concat(),
                 vec![],
                 false,
             ),
