@@ -150,11 +150,9 @@ impl Searcher {
         self.nodes
     }
 
-    /// Searches `pos` (the game's positions so far, `pos` last, given by
-    /// their hashes in `history`, for repetition) within `limits`, reporting each finished
-    /// iteration. Returns the last finished iteration; the best move is the
-    /// first of its principal variation (none if the game is over).
-    pub fn search(&mut self, pos: &Position, history: &[u64], limits: Limits, mut report: impl FnMut(&Info)) -> Info {
+    /// A new search within `limits`: the clock, counters and stop flag
+    /// reset, the transposition table's entries aged.
+    fn begin(&mut self, limits: Limits) {
         self.start = Instant::now();
         self.limits = limits;
         self.nodes = 0;
@@ -162,6 +160,14 @@ impl Searcher {
         self.stop.store(false, Ordering::Relaxed);
         self.tt.new_search();
         self.stand_pat.clear();
+    }
+
+    /// Searches `pos` (the game's positions so far, `pos` last, given by
+    /// their hashes in `history`, for repetition) within `limits`, reporting each finished
+    /// iteration. Returns the last finished iteration; the best move is the
+    /// first of its principal variation (none if the game is over).
+    pub fn search(&mut self, pos: &Position, history: &[u64], limits: Limits, mut report: impl FnMut(&Info)) -> Info {
+        self.begin(limits);
         for h in self.history.iter_mut() {
             for x in h.iter_mut() {
                 *x /= 8;
@@ -219,13 +225,7 @@ impl Searcher {
         lines: usize,
         mut report: impl FnMut(&[Info]),
     ) -> Vec<Info> {
-        self.start = Instant::now();
-        self.limits = limits;
-        self.nodes = 0;
-        self.stopped = false;
-        self.stop.store(false, Ordering::Relaxed);
-        self.tt.new_search();
-        self.stand_pat.clear();
+        self.begin(limits);
         let legal = pos.legal_moves(&self.rules);
         if legal.is_empty() {
             return vec![self.search(pos, history, limits, |_| {})];
