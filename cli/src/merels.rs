@@ -88,7 +88,8 @@ enum MerelsCmd {
     },
     /// List the sector groups a solve works through, in order: each group's
     /// files, the groups it reads, its size and memory, and whether its
-    /// files are in the database (for workflow engines: one job per group)
+    /// files are in the database (for workflow engines: one job per group);
+    /// and the memory a check of the finished database holds
     Plan {
         #[command(flatten)]
         on: OnDatabase,
