@@ -27,7 +27,6 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use engine::merels::{BoardKind, Position, Side, State, Throw};
 use rayon::prelude::*;
@@ -392,10 +391,6 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
     let value_kind = table.values.kind();
     let error = table.meta.error;
     obs.begin(&format!("verify {}", s.key()), ix.size());
-    let positions = AtomicU64::new(0);
-    let tally = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
-    // The bits of a non-negative f64 order as the number does.
-    let residual = AtomicU64::new(0);
     let failures: Mutex<(Vec<Failure>, u64)> = Mutex::new((Vec::new(), 0));
     // What the successors give, and why the stored value does not hold (a
     // description only when it does not).
@@ -422,46 +417,52 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
             _ => (0.0, Some("a value of another kind".into())),
         }
     };
-    (0..ix.size()).into_par_iter().for_each(|i| {
-        let Some(stored) = table.at(i) else { return };
-        let st = &ix.state(i);
-        positions.fetch_add(1, Relaxed);
-        let sign = match stored {
-            Eval::Dtm(v) => v.sign(),
-            Eval::Exact(n) => n.signum() as i32,
-            Eval::Chance(iv) => (iv.v > 0.0) as i32 - (iv.v < 0.0) as i32,
-        };
-        tally[(1 - sign) as usize].fetch_add(1, Relaxed);
-        let (r, failed) = check(st, i, stored);
-        if r > 0.0 {
-            residual.fetch_max(r.to_bits(), Relaxed);
-        }
-        if let Some(computed) = failed {
-            let mut f = failures.lock().unwrap_or_else(|e| e.into_inner());
-            if f.0.len() < LISTED {
-                let pos = Position::from_state(kind, Side::X, *st);
-                let stored = match stored {
-                    Eval::Dtm(v) => v.to_string(),
-                    Eval::Exact(n) => format!("{n}/{}", sol.den),
-                    Eval::Chance(iv) => format!("{:+.10} in [{:+.10}, {:+.10}]", iv.v, iv.lo, iv.hi),
+    // Each task counts on its own (won, drawn, lost; the largest residual);
+    // failures, rare, go to the shared list.
+    let (tally, residual) = (0..ix.size())
+        .into_par_iter()
+        .fold(
+            || ([0u64; 3], 0f64),
+            |(mut tally, mut residual), i| {
+                let Some(stored) = table.at(i) else { return (tally, residual) };
+                let st = &ix.state(i);
+                let sign = match stored {
+                    Eval::Dtm(v) => v.sign(),
+                    Eval::Exact(n) => n.signum() as i32,
+                    Eval::Chance(iv) => (iv.v > 0.0) as i32 - (iv.v < 0.0) as i32,
                 };
-                f.0.push(Failure { position: pos.to_string(), stored, computed });
-            } else {
-                f.1 += 1;
-            }
-        }
-    });
+                tally[(1 - sign) as usize] += 1;
+                let (r, failed) = check(st, i, stored);
+                residual = residual.max(r);
+                if let Some(computed) = failed {
+                    let mut f = failures.lock().unwrap_or_else(|e| e.into_inner());
+                    if f.0.len() < LISTED {
+                        let pos = Position::from_state(kind, Side::X, *st);
+                        let stored = match stored {
+                            Eval::Dtm(v) => v.to_string(),
+                            Eval::Exact(n) => format!("{n}/{}", sol.den),
+                            Eval::Chance(iv) => format!("{:+.10} in [{:+.10}, {:+.10}]", iv.v, iv.lo, iv.hi),
+                        };
+                        f.0.push(Failure { position: pos.to_string(), stored, computed });
+                    } else {
+                        f.1 += 1;
+                    }
+                }
+                (tally, residual)
+            },
+        )
+        .reduce(|| ([0; 3], 0.0), |(a, r), (b, q)| ([a[0] + b[0], a[1] + b[1], a[2] + b[2]], r.max(q)));
     obs.advance(ix.size());
     obs.finish();
     let (mut listed, more) = failures.into_inner().unwrap_or_else(|e| e.into_inner());
     listed.sort_by(|a, b| a.position.cmp(&b.position));
     SectorCheck {
         sector: s.key(),
-        positions: positions.into_inner(),
-        wins: tally[0].load(Relaxed),
-        draws: tally[1].load(Relaxed),
-        losses: tally[2].load(Relaxed),
-        max_residual: f64::from_bits(residual.into_inner()),
+        positions: tally.iter().sum(),
+        wins: tally[0],
+        draws: tally[1],
+        losses: tally[2],
+        max_residual: residual,
         error: if value_kind == Kind::Chance { error } else { 0.0 },
         failures: listed,
         more_failures: more,
