@@ -105,31 +105,52 @@ impl Known {
     /// The value for the side to move computed from the successors' stored
     /// values, without chance.
     pub fn evaluate_dtm(&self, st: &State) -> Value {
+        let mut at = SmallVec::new();
+        match self.dtm_reads(st, &mut Locator::new(self), &mut at) {
+            Ok(v) => v,
+            Err(best) => self.dtm_from_reads(best, &at),
+        }
+    }
+
+    /// The first step of [`Known::evaluate_dtm`]: its value when that needs
+    /// no table (`Ok`), else the best of the successors known without one
+    /// (lost ones) and, in `at`, the place of every other successor, its
+    /// memory asked for; [`Known::dtm_from_reads`] ends it. Between the two,
+    /// the reads of many positions can be under way at once.
+    pub(crate) fn dtm_reads<'k>(
+        &'k self,
+        st: &State,
+        places: &mut Locator<'k>,
+        at: &mut SmallVec<[(&'k Table, u64); 64]>,
+    ) -> Result<Value, Option<Value>> {
+        at.clear();
         if self.rules.lost(st) {
-            return Value::Loss(0);
+            return Ok(Value::Loss(0));
         }
         let mut best: Option<Value> = None;
-        let mut keep = |v: Value| best = Some(best.map_or(v, |b: Value| b.max(v)));
-        // Every successor's place first, its memory asked for, then the
-        // values read.
-        let mut at: SmallVec<[(&Table, u64); 64]> = SmallVec::new();
-        let mut places = Locator::new(self);
         self.rules.for_each_action(st, Throw::None, |_, child| {
             if self.rules.lost(&child) {
-                keep(Value::Loss(0).back());
+                let v = Value::Loss(0).back();
+                best = Some(best.map_or(v, |b| b.max(v)));
                 return;
             }
             let (t, i) = places.locate(&child).expect("successor solved");
             t.prefetch(i);
             at.push((t, i));
         });
-        for (t, i) in at {
+        Err(best)
+    }
+
+    /// The value from the successors' places `at` that [`Known::dtm_reads`]
+    /// gave with `best`.
+    pub(crate) fn dtm_from_reads(&self, mut best: Option<Value>, at: &[(&Table, u64)]) -> Value {
+        for &(t, i) in at {
             match t.at(i) {
-                Some(Eval::Dtm(v)) => keep(v.back()),
+                Some(Eval::Dtm(v)) => best = Some(best.map_or(v.back(), |b| b.max(v.back()))),
                 _ => panic!("successor solved without chance"),
             }
         }
-        best.unwrap_or(self.blocked_dtm())
+        best.unwrap_or_else(|| self.blocked_dtm())
     }
 
     fn blocked_dtm(&self) -> Value {

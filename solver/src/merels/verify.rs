@@ -28,20 +28,29 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+use arrayvec::ArrayVec;
 use engine::merels::{BoardKind, Position, Side, State, Throw};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use smallvec::SmallVec;
 
 use super::db::Db;
+use super::known::Locator;
 use super::manifest::sha256_file;
-
 use super::observer::Observer;
 use super::plan::read_after;
 use super::sector::{Sector, solve_order, successors};
 use super::solution::{Solution, SolveError};
-use super::table::{Eval, Kind};
+use super::table::{Eval, Kind, Table};
 use super::value::{TIE, Value};
+
+/// Positions whose successors' reads are under way at once.
+const BATCH: usize = 8;
+
+/// A position of a batch: its index, state and stored value, and what the
+/// first step of its evaluation without chance gave (`Known::dtm_reads`).
+type Pending = (u64, State, Eval, Result<Value, Option<Value>>);
 
 /// A stored value that its successors contradict.
 #[derive(Clone, Debug, Serialize)]
@@ -394,10 +403,12 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
     let failures: Mutex<(Vec<Failure>, u64)> = Mutex::new((Vec::new(), 0));
     // What the successors give, and why the stored value does not hold (a
     // description only when it does not).
-    let check = |st: &State, i: u64, stored: Eval| -> (f64, Option<String>) {
+    // `dtm`: the value without chance that the successors give (read for a
+    // whole batch of positions at once).
+    let check = |st: &State, i: u64, stored: Eval, dtm: Option<Value>| -> (f64, Option<String>) {
         match (value_kind, stored) {
             (Kind::Dtm, Eval::Dtm(v)) => {
-                let c: Value = sol.evaluate_dtm(st);
+                let c = dtm.unwrap_or_else(|| sol.evaluate_dtm(st));
                 (0.0, (c != v).then(|| c.to_string()))
             }
             (Kind::Exact, Eval::Exact(n)) => {
@@ -417,40 +428,60 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
             _ => (0.0, Some("a value of another kind".into())),
         }
     };
-    // Each task counts on its own (won, drawn, lost; the largest residual);
-    // failures, rare, go to the shared list.
-    let (tally, residual) = (0..ix.size())
+    // Each task counts on its own (won, drawn, lost; the largest residual)
+    // and keeps the successors' places of a batch of positions; failures,
+    // rare, go to the shared list.
+    let size = ix.size();
+    let (tally, residual) = (0..size.div_ceil(BATCH as u64))
         .into_par_iter()
         .fold(
-            || ([0u64; 3], 0f64),
-            |(mut tally, mut residual), i| {
-                let Some(stored) = table.at(i) else { return (tally, residual) };
-                let st = &ix.state(i);
-                let sign = match stored {
-                    Eval::Dtm(v) => v.sign(),
-                    Eval::Exact(n) => n.signum() as i32,
-                    Eval::Chance(iv) => (iv.v > 0.0) as i32 - (iv.v < 0.0) as i32,
-                };
-                tally[(1 - sign) as usize] += 1;
-                let (r, failed) = check(st, i, stored);
-                residual = residual.max(r);
-                if let Some(computed) = failed {
-                    let mut f = failures.lock().unwrap_or_else(|e| e.into_inner());
-                    if f.0.len() < LISTED {
-                        let pos = Position::from_state(kind, Side::X, *st);
-                        let stored = match stored {
-                            Eval::Dtm(v) => v.to_string(),
-                            Eval::Exact(n) => format!("{n}/{}", sol.den),
-                            Eval::Chance(iv) => format!("{:+.10} in [{:+.10}, {:+.10}]", iv.v, iv.lo, iv.hi),
-                        };
-                        f.0.push(Failure { position: pos.to_string(), stored, computed });
-                    } else {
-                        f.1 += 1;
+            || ([0u64; 3], 0f64, vec![SmallVec::<[(&Table, u64); 64]>::new(); BATCH]),
+            |(mut tally, mut residual, mut at), b| {
+                // Without chance, the reads of every successor of the batch
+                // are under way before the first is needed.
+                let mut batch: ArrayVec<Pending, BATCH> = ArrayVec::new();
+                let mut places = Locator::new(sol);
+                for i in b * BATCH as u64..((b + 1) * BATCH as u64).min(size) {
+                    let Some(stored) = table.at(i) else { continue };
+                    let st = ix.state(i);
+                    let reads = match value_kind {
+                        Kind::Dtm => sol.dtm_reads(&st, &mut places, &mut at[batch.len()]),
+                        _ => Err(None),
+                    };
+                    batch.push((i, st, stored, reads));
+                }
+                for (k, &(i, ref st, stored, reads)) in batch.iter().enumerate() {
+                    let sign = match stored {
+                        Eval::Dtm(v) => v.sign(),
+                        Eval::Exact(n) => n.signum() as i32,
+                        Eval::Chance(iv) => (iv.v > 0.0) as i32 - (iv.v < 0.0) as i32,
+                    };
+                    tally[(1 - sign) as usize] += 1;
+                    let dtm = (value_kind == Kind::Dtm).then(|| match reads {
+                        Ok(v) => v,
+                        Err(best) => sol.dtm_from_reads(best, &at[k]),
+                    });
+                    let (r, failed) = check(st, i, stored, dtm);
+                    residual = residual.max(r);
+                    if let Some(computed) = failed {
+                        let mut f = failures.lock().unwrap_or_else(|e| e.into_inner());
+                        if f.0.len() < LISTED {
+                            let pos = Position::from_state(kind, Side::X, *st);
+                            let stored = match stored {
+                                Eval::Dtm(v) => v.to_string(),
+                                Eval::Exact(n) => format!("{n}/{}", sol.den),
+                                Eval::Chance(iv) => format!("{:+.10} in [{:+.10}, {:+.10}]", iv.v, iv.lo, iv.hi),
+                            };
+                            f.0.push(Failure { position: pos.to_string(), stored, computed });
+                        } else {
+                            f.1 += 1;
+                        }
                     }
                 }
-                (tally, residual)
+                (tally, residual, at)
             },
         )
+        .map(|(tally, residual, _)| (tally, residual))
         .reduce(|| ([0; 3], 0.0), |(a, r), (b, q)| ([a[0] + b[0], a[1] + b[1], a[2] + b[2]], r.max(q)));
     obs.advance(ix.size());
     obs.finish();
