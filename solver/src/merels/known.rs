@@ -6,6 +6,7 @@
 use std::ops::Neg;
 use std::sync::Arc;
 
+use arrayvec::ArrayVec;
 use engine::merels::{Action, Blocked, Rules, State, Throw};
 use fxhash::FxHashMap;
 use smallvec::SmallVec;
@@ -163,34 +164,59 @@ impl Known {
     /// The exact value computed from the successors: each throw's best
     /// action, weighted by the throw's probability.
     pub fn evaluate_exact(&self, st: &State) -> i128 {
-        if self.rules.lost(st) {
-            return -self.den;
+        let mut at = SmallVec::new();
+        match self.exact_reads(st, &mut Locator::new(self), &mut at) {
+            Ok(v) => v,
+            Err(reads) => self.exact_from_reads(&reads, &at),
         }
-        let blocked = if self.rules.blocked == Blocked::Draw { 0 } else { -self.den };
-        let mut total = 0i128;
-        let mut places = Locator::new(self);
+    }
+
+    /// The first step of [`Known::evaluate_exact`], as [`Known::dtm_reads`]
+    /// is of [`Known::evaluate_dtm`]: per throw, its chance in 72nds, the
+    /// best of the successors known without a table, and where its
+    /// successors' places (in `at`, their memory asked for) end.
+    pub(crate) fn exact_reads<'k>(
+        &'k self,
+        st: &State,
+        places: &mut Locator<'k>,
+        at: &mut SmallVec<[(&'k Table, u64); 64]>,
+    ) -> Result<i128, ExactReads> {
+        at.clear();
+        if self.rules.lost(st) {
+            return Ok(-self.den);
+        }
+        let mut reads = ExactReads::new();
         for (throw, p72) in self.rules.throw_outcomes(st) {
-            // Every successor's place first, its memory asked for, then the
-            // values read.
             let mut best: Option<i128> = None;
-            let mut keep = |v: i128| best = Some(best.map_or(v, |b: i128| b.max(v)));
-            let mut at: SmallVec<[(&Table, u64); 64]> = SmallVec::new();
             self.rules.for_each_action(st, throw, |_, child| {
                 if self.rules.lost(&child) {
-                    keep(self.den);
+                    best = Some(self.den);
                     return;
                 }
                 let (t, i) = places.locate(&child).expect("successor solved");
                 t.prefetch(i);
                 at.push((t, i));
             });
-            for (t, i) in at {
-                keep(match t.at(i) {
+            reads.push((p72, best, at.len()));
+        }
+        Err(reads)
+    }
+
+    /// The exact value from what [`Known::exact_reads`] gave.
+    pub(crate) fn exact_from_reads(&self, reads: &ExactReads, at: &[(&Table, u64)]) -> i128 {
+        let blocked = if self.rules.blocked == Blocked::Draw { 0 } else { -self.den };
+        let mut total = 0i128;
+        let mut from = 0;
+        for &(p72, mut best, end) in reads {
+            for &(t, i) in &at[from..end] {
+                let v = match t.at(i) {
                     Some(Eval::Exact(n)) => -n,
                     Some(Eval::Dtm(v)) => -(v.sign() as i128) * self.den,
                     _ => panic!("successor solved without chance"),
-                });
+                };
+                best = Some(best.map_or(v, |b| b.max(v)));
             }
+            from = end;
             total += p72 as i128 * best.unwrap_or(blocked);
         }
         // Successors have fewer throws ahead: the sum is a multiple of 72.
@@ -292,6 +318,11 @@ pub fn compare(a: &Eval, b: &Eval) -> std::cmp::Ordering {
         _ => panic!("values of different kinds are not compared"),
     }
 }
+
+/// What [`Known::exact_reads`] leaves for [`Known::exact_from_reads`]: per
+/// throw (at most two), its chance in 72nds, the best value known without a
+/// table, and the end of its successors' places.
+pub(crate) type ExactReads = ArrayVec<(u8, Option<i128>, usize), 2>;
 
 /// Finds states' places in their sectors' tables. The successors of one
 /// position mostly share their sector and their side to move's men (every

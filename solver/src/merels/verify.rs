@@ -36,7 +36,7 @@ use sha2::{Digest, Sha256};
 use smallvec::SmallVec;
 
 use super::db::Db;
-use super::known::Locator;
+use super::known::{ExactReads, Locator};
 use super::manifest::sha256_file;
 use super::observer::Observer;
 use super::plan::read_after;
@@ -49,8 +49,25 @@ use super::value::{TIE, Value};
 const BATCH: usize = 8;
 
 /// A position of a batch: its index, state and stored value, and what the
-/// first step of its evaluation without chance gave (`Known::dtm_reads`).
-type Pending = (u64, State, Eval, Result<Value, Option<Value>>);
+/// first step of its evaluation gave.
+type Pending = (u64, State, Eval, Reads);
+
+/// The first step of a batched evaluation (`Known::dtm_reads`,
+/// `Known::exact_reads`); under chance positions are evaluated one at a
+/// time.
+enum Reads {
+    Dtm(Result<Value, Option<Value>>),
+    Exact(Result<i128, ExactReads>),
+    Chance,
+}
+
+/// What the successors give, when read for a whole batch.
+#[derive(Clone, Copy)]
+enum Computed {
+    Dtm(Value),
+    Exact(i128),
+    Chance,
+}
 
 /// A stored value that its successors contradict.
 #[derive(Clone, Debug, Serialize)]
@@ -403,19 +420,13 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
     let failures: Mutex<(Vec<Failure>, u64)> = Mutex::new((Vec::new(), 0));
     // What the successors give, and why the stored value does not hold (a
     // description only when it does not).
-    // `dtm`: the value without chance that the successors give (read for a
-    // whole batch of positions at once).
-    let check = |st: &State, i: u64, stored: Eval, dtm: Option<Value>| -> (f64, Option<String>) {
-        match (value_kind, stored) {
-            (Kind::Dtm, Eval::Dtm(v)) => {
-                let c = dtm.unwrap_or_else(|| sol.evaluate_dtm(st));
-                (0.0, (c != v).then(|| c.to_string()))
-            }
-            (Kind::Exact, Eval::Exact(n)) => {
-                let c = sol.evaluate_exact(st);
-                (0.0, (c != n).then(|| format!("{c}/{}", sol.den)))
-            }
-            (_, Eval::Chance(iv)) => {
+    // `computed`: what the successors give without chance (read for a whole
+    // batch of positions at once).
+    let check = |st: &State, i: u64, stored: Eval, computed: Computed| -> (f64, Option<String>) {
+        match (value_kind, stored, computed) {
+            (Kind::Dtm, Eval::Dtm(v), Computed::Dtm(c)) => (0.0, (c != v).then(|| c.to_string())),
+            (Kind::Exact, Eval::Exact(n), Computed::Exact(c)) => (0.0, (c != n).then(|| format!("{c}/{}", sol.den))),
+            (_, Eval::Chance(iv), _) => {
                 let c = sol.evaluate_interval(st);
                 let ok = iv.lo <= c.hi + 1e-12 && c.lo <= iv.hi + 1e-12;
                 let why = match table.rank_at(i) {
@@ -445,23 +456,28 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
                     let Some(stored) = table.at(i) else { continue };
                     let st = ix.state(i);
                     let reads = match value_kind {
-                        Kind::Dtm => sol.dtm_reads(&st, &mut places, &mut at[batch.len()]),
-                        _ => Err(None),
+                        Kind::Dtm => Reads::Dtm(sol.dtm_reads(&st, &mut places, &mut at[batch.len()])),
+                        Kind::Exact => Reads::Exact(sol.exact_reads(&st, &mut places, &mut at[batch.len()])),
+                        Kind::Chance => Reads::Chance,
                     };
                     batch.push((i, st, stored, reads));
                 }
-                for (k, &(i, ref st, stored, reads)) in batch.iter().enumerate() {
+                for (k, (i, st, stored, reads)) in batch.iter().enumerate() {
+                    let (i, stored) = (*i, *stored);
                     let sign = match stored {
                         Eval::Dtm(v) => v.sign(),
                         Eval::Exact(n) => n.signum() as i32,
                         Eval::Chance(iv) => (iv.v > 0.0) as i32 - (iv.v < 0.0) as i32,
                     };
                     tally[(1 - sign) as usize] += 1;
-                    let dtm = (value_kind == Kind::Dtm).then(|| match reads {
-                        Ok(v) => v,
-                        Err(best) => sol.dtm_from_reads(best, &at[k]),
-                    });
-                    let (r, failed) = check(st, i, stored, dtm);
+                    let computed = match reads {
+                        Reads::Dtm(Ok(v)) => Computed::Dtm(*v),
+                        Reads::Dtm(Err(best)) => Computed::Dtm(sol.dtm_from_reads(*best, &at[k])),
+                        Reads::Exact(Ok(n)) => Computed::Exact(*n),
+                        Reads::Exact(Err(r)) => Computed::Exact(sol.exact_from_reads(r, &at[k])),
+                        Reads::Chance => Computed::Chance,
+                    };
+                    let (r, failed) = check(st, i, stored, computed);
                     residual = residual.max(r);
                     if let Some(computed) = failed {
                         let mut f = failures.lock().unwrap_or_else(|e| e.into_inner());
