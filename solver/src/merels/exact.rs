@@ -15,7 +15,9 @@ use super::value::{CODE_UNUSED, neg_code, to_code};
 /// Evaluates a placement sector whose successors are all known.
 pub(crate) fn forward_exact(rules: &Rules, known: &Known, ix: Indexer, obs: &dyn Observer) -> Table {
     obs.begin("exact values", ix.size());
-    let values = Exact::from_states(rules.men(), &ix, |st| rules.valid(st).then(|| known.evaluate_exact(st)));
+    let values = Exact::from_states(rules.men(), &ix, |states, out| {
+        known.evaluate_exact_each(states, |st| rules.valid(st), out)
+    });
     obs.advance(ix.size());
     obs.finish();
     Table::new(ix, Values::Exact(values), Meta::default())

@@ -74,6 +74,9 @@ static COLEX: [[[u32; 256]; 17]; 3] = {
     t
 };
 
+/// Positions [`Indexer::for_each_batch_by_other_men`] hands over at once.
+pub const VISIT_BATCH: usize = 8;
+
 /// The colexicographic rank of a set among the sets of its size, a byte
 /// at a time.
 #[inline]
@@ -349,6 +352,19 @@ impl Indexer {
     /// of their table: visited in this order, the successors' values are
     /// read from a few cache lines instead of one each.
     pub fn for_each_by_other_men(&self, visit: impl Fn(&State, u64) + Sync) {
+        self.for_each_batch_by_other_men(|states, indices| {
+            for (st, &i) in states.iter().zip(indices) {
+                visit(st, i);
+            }
+        });
+    }
+
+    /// [`Indexer::for_each_by_other_men`] handing over up to [`VISIT_BATCH`]
+    /// positions of one group of the other side's men at a time (with their
+    /// indices), so that the reads of their successors can be under way at
+    /// once.
+    pub fn for_each_batch_by_other_men(&self, visit: impl Fn(&[State], &[u64]) + Sync) {
+        use arrayvec::ArrayVec;
         use rayon::prelude::*;
         let s = self.sector;
         let all = self.tables.board.all().0;
@@ -363,13 +379,24 @@ impl Indexer {
             }
             let last = if w == 0 { 0 } else { ((1u32 << w) - 1) << (room - w) };
             let mut low = (1u32 << w) - 1;
+            let mut states: ArrayVec<State, VISIT_BATCH> = ArrayVec::new();
+            let mut indices: ArrayVec<u64, VISIT_BATCH> = ArrayVec::new();
             loop {
                 let own = deposit(low, free);
                 if stab.iter().all(|&h| own <= syms[h as usize].set(PointSet(own)).0) {
                     let st = State { own: PointSet(own), other: PointSet(other), own_hand: s.wf, other_hand: s.bf };
-                    visit(&st, self.index(&st));
+                    indices.push(self.index(&st));
+                    states.push(st);
+                    if states.is_full() {
+                        visit(&states, &indices);
+                        states.clear();
+                        indices.clear();
+                    }
                 }
                 if low == last {
+                    if !states.is_empty() {
+                        visit(&states, &indices);
+                    }
                     break;
                 }
                 // The next set of as many points (Gosper's hack).

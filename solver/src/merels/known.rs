@@ -11,7 +11,7 @@ use engine::merels::{Action, Blocked, Rules, State, Throw};
 use fxhash::FxHashMap;
 use smallvec::SmallVec;
 
-use super::index::OwnPart;
+use super::index::{OwnPart, VISIT_BATCH};
 use super::sector::{Sector, successors};
 use super::table::{Eval, Kind, Table, Values};
 use super::value::{CODE_UNUSED, Interval, Value, to_code};
@@ -113,12 +113,48 @@ impl Known {
         }
     }
 
+    /// [`Known::evaluate_dtm`] of each of `states` that `keep` accepts (the
+    /// others get `None`), the successors' reads of [`VISIT_BATCH`] of them
+    /// under way at once.
+    pub fn evaluate_dtm_each(&self, states: &[State], keep: impl Fn(&State) -> bool, out: &mut [Option<Value>]) {
+        let mut at: [SmallVec<[(&Table, u64); 64]>; VISIT_BATCH] = std::array::from_fn(|_| SmallVec::new());
+        let mut places = Locator::new(self);
+        for (sts, outs) in states.chunks(VISIT_BATCH).zip(out.chunks_mut(VISIT_BATCH)) {
+            let mut first: [Option<Result<Value, Option<Value>>>; VISIT_BATCH] = [None; VISIT_BATCH];
+            for (k, st) in sts.iter().enumerate() {
+                first[k] = keep(st).then(|| self.dtm_reads(st, &mut places, &mut at[k]));
+            }
+            for (k, o) in outs.iter_mut().enumerate() {
+                *o = first[k].map(|r| r.unwrap_or_else(|best| self.dtm_from_reads(best, &at[k])));
+            }
+        }
+    }
+
+    /// [`Known::evaluate_exact`] of each of `states` that `keep` accepts, as
+    /// [`Known::evaluate_dtm_each`].
+    pub fn evaluate_exact_each(&self, states: &[State], keep: impl Fn(&State) -> bool, out: &mut [Option<i128>]) {
+        let mut at: [SmallVec<[(&Table, u64); 64]>; VISIT_BATCH] = std::array::from_fn(|_| SmallVec::new());
+        let mut places = Locator::new(self);
+        for (sts, outs) in states.chunks(VISIT_BATCH).zip(out.chunks_mut(VISIT_BATCH)) {
+            let mut first: [Option<Result<i128, ExactReads>>; VISIT_BATCH] = std::array::from_fn(|_| None);
+            for (k, st) in sts.iter().enumerate() {
+                first[k] = keep(st).then(|| self.exact_reads(st, &mut places, &mut at[k]));
+            }
+            for (k, o) in outs.iter_mut().enumerate() {
+                *o = first[k].as_ref().map(|r| match r {
+                    Ok(n) => *n,
+                    Err(reads) => self.exact_from_reads(reads, &at[k]),
+                });
+            }
+        }
+    }
+
     /// The first step of [`Known::evaluate_dtm`]: its value when that needs
     /// no table (`Ok`), else the best of the successors known without one
     /// (lost ones) and, in `at`, the place of every other successor, its
     /// memory asked for; [`Known::dtm_from_reads`] ends it. Between the two,
     /// the reads of many positions can be under way at once.
-    pub(crate) fn dtm_reads<'k>(
+    fn dtm_reads<'k>(
         &'k self,
         st: &State,
         places: &mut Locator<'k>,
@@ -144,7 +180,7 @@ impl Known {
 
     /// The value from the successors' places `at` that [`Known::dtm_reads`]
     /// gave with `best`.
-    pub(crate) fn dtm_from_reads(&self, mut best: Option<Value>, at: &[(&Table, u64)]) -> Value {
+    fn dtm_from_reads(&self, mut best: Option<Value>, at: &[(&Table, u64)]) -> Value {
         for &(t, i) in at {
             match t.at(i) {
                 Some(Eval::Dtm(v)) => best = Some(best.map_or(v.back(), |b| b.max(v.back()))),
@@ -175,7 +211,7 @@ impl Known {
     /// is of [`Known::evaluate_dtm`]: per throw, its chance in 72nds, the
     /// best of the successors known without a table, and where its
     /// successors' places (in `at`, their memory asked for) end.
-    pub(crate) fn exact_reads<'k>(
+    fn exact_reads<'k>(
         &'k self,
         st: &State,
         places: &mut Locator<'k>,
@@ -203,7 +239,7 @@ impl Known {
     }
 
     /// The exact value from what [`Known::exact_reads`] gave.
-    pub(crate) fn exact_from_reads(&self, reads: &ExactReads, at: &[(&Table, u64)]) -> i128 {
+    fn exact_from_reads(&self, reads: &ExactReads, at: &[(&Table, u64)]) -> i128 {
         let blocked = if self.rules.blocked == Blocked::Draw { 0 } else { -self.den };
         let mut total = 0i128;
         let mut from = 0;
@@ -322,7 +358,7 @@ pub fn compare(a: &Eval, b: &Eval) -> std::cmp::Ordering {
 /// What [`Known::exact_reads`] leaves for [`Known::exact_from_reads`]: per
 /// throw (at most two), its chance in 72nds, the best value known without a
 /// table, and the end of its successors' places.
-pub(crate) type ExactReads = ArrayVec<(u8, Option<i128>, usize), 2>;
+type ExactReads = ArrayVec<(u8, Option<i128>, usize), 2>;
 
 /// Finds states' places in their sectors' tables. The successors of one
 /// position mostly share their sector and their side to move's men (every

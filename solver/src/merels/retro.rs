@@ -17,10 +17,10 @@ use rayon::prelude::*;
 use smallvec::SmallVec;
 
 use super::checkpoint::Checkpoint;
-use super::index::Indexer;
+use super::index::{Indexer, VISIT_BATCH};
 use super::known::Known;
 use super::observer::Observer;
-use super::table::{Eval, Meta, Table, Values, fill_by_other_men, huge_vec, prefetch};
+use super::table::{Eval, Meta, Table, Values, fill_by_other_men_each, huge_vec, prefetch};
 use super::value::{DRAW, Packed, UNUSED, Value, pack};
 
 /// Where a successor's value comes from.
@@ -328,7 +328,14 @@ fn seed(g: &Group, ix: &Indexer, i: u64) -> Packed {
 /// Evaluates a sector whose successors are all known.
 pub(crate) fn forward_dtm(rules: &Rules, known: &Known, ix: Indexer, obs: &dyn Observer) -> Table {
     obs.begin("forward", ix.size());
-    let values = fill_by_other_men(&ix, UNUSED, |st| rules.valid(st).then(|| pack(known.evaluate_dtm(st))));
+    let values = fill_by_other_men_each(&ix, UNUSED, |states, out| {
+        let mut values = [None; VISIT_BATCH];
+        let values = &mut values[..states.len()];
+        known.evaluate_dtm_each(states, |st| rules.valid(st), values);
+        for (o, v) in out.iter_mut().zip(values.iter()) {
+            *o = v.map(pack);
+        }
+    });
     obs.advance(ix.size());
     obs.finish();
     Table::new(ix, Values::Dtm(values), Meta::default())

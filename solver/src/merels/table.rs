@@ -3,7 +3,7 @@
 use engine::merels::{Dice, Rules, State};
 use rayon::prelude::*;
 
-use super::index::Indexer;
+use super::index::{Indexer, VISIT_BATCH};
 use super::sector::Sector;
 use super::value::{CODE_UNUSED, Interval, Packed, UNUSED, Value, from_code, unpack};
 
@@ -66,6 +66,20 @@ pub(crate) fn fill_by_other_men<T: Copy + Send + Sync>(
     unused: T,
     value: impl Fn(&State) -> Option<T> + Sync,
 ) -> Vec<T> {
+    fill_by_other_men_each(ix, unused, |states, out| {
+        for (st, o) in states.iter().zip(out) {
+            *o = value(st);
+        }
+    })
+}
+
+/// [`fill_by_other_men`] with `values` of up to [`VISIT_BATCH`] positions
+/// at a time (`out[k]` for `states[k]`).
+pub(crate) fn fill_by_other_men_each<T: Copy + Send + Sync>(
+    ix: &Indexer,
+    unused: T,
+    values: impl Fn(&[State], &mut [Option<T>]) + Sync,
+) -> Vec<T> {
     /// The cells, written from many threads.
     struct Cells<T>(*mut T);
     // SAFETY: see `put`.
@@ -81,13 +95,19 @@ pub(crate) fn fill_by_other_men<T: Copy + Send + Sync>(
     let n = ix.size() as usize;
     let mut out = huge_vec((0..n).map(|_| unused));
     let cells = Cells(out.as_mut_ptr());
-    ix.for_each_by_other_men(|st, i| {
-        if let Some(x) = value(st) {
-            assert!((i as usize) < n, "an index of the sector");
-            // SAFETY: in bounds (checked); a cell is written only while its
-            // position's group of the other side's men is visited, and one
-            // thread visits a group; `out` is read only once all are done.
-            unsafe { cells.put(i as usize, x) }
+    ix.for_each_batch_by_other_men(|states, indices| {
+        let mut got = [None; VISIT_BATCH];
+        let got = &mut got[..states.len()];
+        values(states, got);
+        for (&i, x) in indices.iter().zip(got.iter()) {
+            if let Some(x) = *x {
+                assert!((i as usize) < n, "an index of the sector");
+                // SAFETY: in bounds (checked); a cell is written only while
+                // its position's group of the other side's men is visited,
+                // and one thread visits a group; `out` is read only once all
+                // are done.
+                unsafe { cells.put(i as usize, x) }
+            }
         }
     });
     out
@@ -119,9 +139,16 @@ struct ByState<'a, F> {
     value: F,
 }
 
-impl<F: Fn(&State) -> Option<i128> + Sync> Cells for ByState<'_, F> {
+impl<F: Fn(&[State], &mut [Option<i128>]) + Sync> Cells for ByState<'_, F> {
     fn cells<T: Copy + Send + Sync>(&self, unused: T, word: impl Fn(i128) -> T + Sync) -> Vec<T> {
-        fill_by_other_men(self.ix, unused, |st| (self.value)(st).map(&word))
+        fill_by_other_men_each(self.ix, unused, |states, out| {
+            let mut nums = [None; VISIT_BATCH];
+            let nums = &mut nums[..states.len()];
+            (self.value)(states, nums);
+            for (o, num) in out.iter_mut().zip(nums.iter()) {
+                *o = num.map(&word);
+            }
+        })
     }
 }
 
@@ -473,10 +500,11 @@ impl Exact {
         Exact::build(men, sector, ByIndex { n, value })
     }
 
-    /// The values of the positions of `ix`'s sector: `value` of each (see
-    /// [`Exact::from_fn`]), computed in the order of
-    /// [`Indexer::for_each_by_other_men`].
-    pub fn from_states(men: u8, ix: &Indexer, value: impl Fn(&State) -> Option<i128> + Sync) -> Exact {
+    /// The values of the positions of `ix`'s sector (see [`Exact::from_fn`]),
+    /// computed in the order of [`Indexer::for_each_by_other_men`] by
+    /// `values`, up to [`VISIT_BATCH`] positions at a time (`out[k]` for
+    /// `states[k]`).
+    pub fn from_states(men: u8, ix: &Indexer, value: impl Fn(&[State], &mut [Option<i128>]) + Sync) -> Exact {
         Exact::build(men, ix.sector(), ByState { ix, value })
     }
 

@@ -33,39 +33,26 @@ use engine::merels::{BoardKind, Position, Side, State, Throw};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use smallvec::SmallVec;
 
 use super::db::Db;
-use super::known::{ExactReads, Locator};
+use super::index::VISIT_BATCH;
 use super::manifest::sha256_file;
 use super::observer::Observer;
 use super::plan::read_after;
 use super::sector::{Sector, solve_order, successors};
 use super::solution::{Solution, SolveError};
-use super::table::{Eval, Kind, Table};
+use super::table::{Eval, Kind};
 use super::value::{TIE, Value};
 
-/// Positions whose successors' reads are under way at once.
-const BATCH: usize = 8;
+/// A position of a batch: its index, state and stored value.
+type Pending = (u64, State, Eval);
 
-/// A position of a batch: its index, state and stored value, and what the
-/// first step of its evaluation gave.
-type Pending = (u64, State, Eval, Reads);
-
-/// The first step of a batched evaluation (`Known::dtm_reads`,
-/// `Known::exact_reads`); under chance positions are evaluated one at a
-/// time.
-enum Reads {
-    Dtm(Result<Value, Option<Value>>),
-    Exact(Result<i128, ExactReads>),
-    Chance,
-}
-
-/// What the successors give, when read for a whole batch.
+/// What the successors give, when read for a whole batch (under chance
+/// each position is evaluated alone).
 #[derive(Clone, Copy)]
 enum Computed {
-    Dtm(Value),
-    Exact(i128),
+    Dtm(Option<Value>),
+    Exact(Option<i128>),
     Chance,
 }
 
@@ -424,8 +411,10 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
     // batch of positions at once).
     let check = |st: &State, i: u64, stored: Eval, computed: Computed| -> (f64, Option<String>) {
         match (value_kind, stored, computed) {
-            (Kind::Dtm, Eval::Dtm(v), Computed::Dtm(c)) => (0.0, (c != v).then(|| c.to_string())),
-            (Kind::Exact, Eval::Exact(n), Computed::Exact(c)) => (0.0, (c != n).then(|| format!("{c}/{}", sol.den))),
+            (Kind::Dtm, Eval::Dtm(v), Computed::Dtm(Some(c))) => (0.0, (c != v).then(|| c.to_string())),
+            (Kind::Exact, Eval::Exact(n), Computed::Exact(Some(c))) => {
+                (0.0, (c != n).then(|| format!("{c}/{}", sol.den)))
+            }
             (_, Eval::Chance(iv), _) => {
                 let c = sol.evaluate_interval(st);
                 let ok = iv.lo <= c.hi + 1e-12 && c.lo <= iv.hi + 1e-12;
@@ -439,44 +428,47 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
             _ => (0.0, Some("a value of another kind".into())),
         }
     };
-    // Each task counts on its own (won, drawn, lost; the largest residual)
-    // and keeps the successors' places of a batch of positions; failures,
-    // rare, go to the shared list.
+    // Each task counts on its own (won, drawn, lost; the largest residual);
+    // failures, rare, go to the shared list. Without chance, the successors
+    // of a batch of positions are read side by side.
     let size = ix.size();
-    let (tally, residual) = (0..size.div_ceil(BATCH as u64))
+    let (tally, residual) = (0..size.div_ceil(VISIT_BATCH as u64))
         .into_par_iter()
         .fold(
-            || ([0u64; 3], 0f64, vec![SmallVec::<[(&Table, u64); 64]>::new(); BATCH]),
-            |(mut tally, mut residual, mut at), b| {
-                // Without chance, the reads of every successor of the batch
-                // are under way before the first is needed.
-                let mut batch: ArrayVec<Pending, BATCH> = ArrayVec::new();
-                let mut places = Locator::new(sol);
-                for i in b * BATCH as u64..((b + 1) * BATCH as u64).min(size) {
-                    let Some(stored) = table.at(i) else { continue };
-                    let st = ix.state(i);
-                    let reads = match value_kind {
-                        Kind::Dtm => Reads::Dtm(sol.dtm_reads(&st, &mut places, &mut at[batch.len()])),
-                        Kind::Exact => Reads::Exact(sol.exact_reads(&st, &mut places, &mut at[batch.len()])),
-                        Kind::Chance => Reads::Chance,
-                    };
-                    batch.push((i, st, stored, reads));
+            || ([0u64; 3], 0f64),
+            |(mut tally, mut residual), b| {
+                let mut batch: ArrayVec<Pending, VISIT_BATCH> = ArrayVec::new();
+                for i in b * VISIT_BATCH as u64..((b + 1) * VISIT_BATCH as u64).min(size) {
+                    if let Some(stored) = table.at(i) {
+                        batch.push((i, ix.state(i), stored));
+                    }
                 }
-                for (k, (i, st, stored, reads)) in batch.iter().enumerate() {
-                    let (i, stored) = (*i, *stored);
+                let states: ArrayVec<State, VISIT_BATCH> = batch.iter().map(|p| p.1).collect();
+                let mut computed = [Computed::Chance; VISIT_BATCH];
+                match value_kind {
+                    Kind::Dtm => {
+                        let mut v = [None; VISIT_BATCH];
+                        sol.evaluate_dtm_each(&states, |_| true, &mut v[..states.len()]);
+                        for (c, v) in computed.iter_mut().zip(v) {
+                            *c = Computed::Dtm(v);
+                        }
+                    }
+                    Kind::Exact => {
+                        let mut v = [None; VISIT_BATCH];
+                        sol.evaluate_exact_each(&states, |_| true, &mut v[..states.len()]);
+                        for (c, v) in computed.iter_mut().zip(v) {
+                            *c = Computed::Exact(v);
+                        }
+                    }
+                    Kind::Chance => {}
+                }
+                for (&(i, ref st, stored), &computed) in batch.iter().zip(&computed) {
                     let sign = match stored {
                         Eval::Dtm(v) => v.sign(),
                         Eval::Exact(n) => n.signum() as i32,
                         Eval::Chance(iv) => (iv.v > 0.0) as i32 - (iv.v < 0.0) as i32,
                     };
                     tally[(1 - sign) as usize] += 1;
-                    let computed = match reads {
-                        Reads::Dtm(Ok(v)) => Computed::Dtm(*v),
-                        Reads::Dtm(Err(best)) => Computed::Dtm(sol.dtm_from_reads(*best, &at[k])),
-                        Reads::Exact(Ok(n)) => Computed::Exact(*n),
-                        Reads::Exact(Err(r)) => Computed::Exact(sol.exact_from_reads(r, &at[k])),
-                        Reads::Chance => Computed::Chance,
-                    };
                     let (r, failed) = check(st, i, stored, computed);
                     residual = residual.max(r);
                     if let Some(computed) = failed {
@@ -494,10 +486,9 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
                         }
                     }
                 }
-                (tally, residual, at)
+                (tally, residual)
             },
         )
-        .map(|(tally, residual, _)| (tally, residual))
         .reduce(|| ([0; 3], 0.0), |(a, r), (b, q)| ([a[0] + b[0], a[1] + b[1], a[2] + b[2]], r.max(q)));
     obs.advance(ix.size());
     obs.finish();
