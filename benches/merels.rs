@@ -2,7 +2,8 @@
 //! pass, the phases of strategy iteration under Schädler's dice (exits and
 //! children, warm start, one whole exact evaluation, one whole improvement
 //! pass, one search for loops to hold, the progress ranks, the whole group),
-//! and the whole Rota solve.
+//! the check of a whole database (`ludus merels verify`), and the whole Rota
+//! solve.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use engine::merels::{Board, BoardKind, Dice, Rules};
@@ -126,5 +127,26 @@ fn copies(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, rota, indexing, passes, copies);
+/// `ludus merels verify` of six men's morris without dice and under Murray's
+/// reading (every sector file checked against its successors' files).
+fn checks(c: &mut Criterion) {
+    let dir = std::env::temp_dir().join(format!("ludus-bench-verify-{}", std::process::id()));
+    for dice in [Dice::None, Dice::Murray] {
+        let rules = Rules::new(BoardKind::Six, dice);
+        let opts = SolveOptions { db: Some(dir.clone()), keep_all: false, ..SolveOptions::default() };
+        Solution::solve_with(rules, &opts, &Silent).expect("solve");
+        let mut sol = Solution::solve_with(rules, &SolveOptions { max_men: Some(0), ..opts }, &Silent).expect("open");
+        let check = |sol: &mut Solution| solver::merels::verify::verify(sol, None, false, &Silent).expect("verify");
+        let first = check(&mut sol);
+        assert!(first.ok(), "six/{dice}: the check fails");
+        let mut g = c.benchmark_group(format!("six/{dice} database"));
+        g.sample_size(10);
+        g.throughput(Throughput::Elements(first.positions));
+        g.bench_function("verify", |b| b.iter(|| check(&mut sol)));
+        g.finish();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, rota, indexing, passes, copies, checks);
 criterion_main!(benches);
