@@ -96,6 +96,10 @@ enum MerelsCmd {
         /// Only the groups whose sectors have at most this many men in all
         #[arg(long, value_name = "N")]
         max_men: Option<u8>,
+        /// The memory `ludus merels verify --memory` is given, in GiB (for
+        /// the check's figure)
+        #[arg(long, value_name = "GIB", default_value_t = 14.0)]
+        memory: f64,
         /// One JSON object on standard output, for scripts
         #[arg(long)]
         json: bool,
@@ -112,6 +116,11 @@ enum MerelsCmd {
         /// Worker threads [default: one per core]; the results do not depend on it
         #[arg(long, value_name = "T", value_parser = parse_threads)]
         threads: Option<usize>,
+        /// Memory for the tables kept for sectors still to check, in GiB:
+        /// beyond it they are dropped and read again when needed (`ludus
+        /// merels plan` tells what a check holds)
+        #[arg(long, value_name = "GIB", default_value_t = 14.0)]
+        memory: f64,
         /// When every check holds, write the SHA-256 of every sector file
         /// read to MANIFEST in the rules' database directory (the format of
         /// `sha256sum`: `sha256sum -c MANIFEST` there checks it)
@@ -202,10 +211,10 @@ fn board_of(parts: &[String]) -> Result<BoardKind> {
 
 pub fn run(args: MerelsArgs) -> Result<()> {
     match args.cmd {
-        MerelsCmd::Plan { on, max_men, json } => {
+        MerelsCmd::Plan { on, max_men, memory, json } => {
             let OnDatabase { game, db } = on;
             let rules = game.resolve()?;
-            plan(&rules, &db, max_men, json)
+            plan(&rules, &db, max_men, gib(memory), json)
         }
         MerelsCmd::Solve { game, db, max_men, memory, group, checkpoint_every, threads, quiet, json } => {
             let rules = game.resolve()?;
@@ -217,7 +226,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                 max_men,
                 from: None,
                 keep_all: rules.board.kind != BoardKind::Nine || db.no_db,
-                memory_limit: (memory.max(0.0) * (1u64 << 30) as f64) as u64,
+                memory_limit: gib(memory),
                 group,
                 checkpoint_every: std::time::Duration::from_secs(checkpoint_every),
             };
@@ -277,7 +286,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             }
             Ok(())
         }
-        MerelsCmd::Verify { on, max_men, threads, manifest, resume, quiet, json } => {
+        MerelsCmd::Verify { on, max_men, threads, memory, manifest, resume, quiet, json } => {
             let OnDatabase { game, db } = on;
             let rules = game.resolve()?;
             let opts = SolveOptions { db: Some(db), max_men: Some(0), keep_all: false, ..SolveOptions::default() };
@@ -286,7 +295,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             // just checked, only when something was checked and all holds.
             let (r, written) = pool(threads, u64::MAX)?.install(|| -> Result<_> {
                 let mut sol = Solution::solve_with(rules, &opts, &bars)?;
-                let r = solver::merels::verify::verify(&mut sol, max_men, resume, &bars)?;
+                let r = solver::merels::verify::verify_within(&mut sol, max_men, resume, gib(memory), &bars)?;
                 let written = match (manifest && r.ok() && !r.sectors.is_empty(), sol.database()) {
                     (true, Some(store)) => Some(solver::merels::manifest::write(store, &r.files)?),
                     _ => None,
@@ -419,9 +428,9 @@ fn group_report(sol: &Solution, seconds: f64, json: bool) -> Result<()> {
 }
 
 /// `ludus merels plan`.
-fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, json: bool) -> Result<()> {
+fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, verify_limit: u64, json: bool) -> Result<()> {
     let db = solver::merels::db::Db::new(root, *rules);
-    let groups = solver::merels::plan::plan(rules, max_men);
+    let groups = solver::merels::plan::plan_within(rules, max_men, verify_limit);
     let done = |g: &solver::merels::plan::PlannedGroup| {
         g.sectors.iter().all(|k| solver::merels::Sector::from_key(k).is_some_and(|s| db.has(s)))
     };
@@ -469,6 +478,11 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, json: bool) 
     );
     println!("Checking the finished database (`ludus merels verify`) holds about {}.", human_bytes(verify_memory));
     Ok(())
+}
+
+/// Bytes from a number of GiB (negative: none).
+fn gib(g: f64) -> u64 {
+    (g.max(0.0) * (1u64 << 30) as f64) as u64
 }
 
 fn human_bytes(b: u64) -> String {

@@ -43,7 +43,8 @@ pub struct PlannedGroup {
     pub memory: u64,
     /// Bytes of the tables `ludus merels verify` holds while it checks the
     /// group's files (theirs, their successors' and those it keeps for the
-    /// sectors checked later); 0 when the group stores no file.
+    /// sectors checked later, within its limit); 0 when the group stores no
+    /// file.
     pub verify_memory: u64,
 }
 
@@ -124,20 +125,33 @@ pub fn read_after(rules: &Rules, order: &[Sector], k: usize) -> Vec<Sector> {
     order[k + 1..].iter().flat_map(|&t| std::iter::once(t).chain(successors(rules, t))).collect()
 }
 
+/// The tables the check of stored sector `s` reads: its own and its stored
+/// successors' (each once: a movement sector may be its own successor).
+pub fn verify_reads(rules: &Rules, s: Sector) -> Vec<Sector> {
+    let mut reads: Vec<Sector> =
+        std::iter::once(s).chain(successors(rules, s).into_iter().filter(|c| c.is_stored())).collect();
+    reads.sort();
+    reads.dedup();
+    reads
+}
+
 /// For each of the stored sectors `order` (in solving order), the bytes of
 /// the tables a check holds while it checks that sector: the sector's, its
-/// stored successors' and those kept for later sectors ([`read_after`]).
-pub fn verify_holds(rules: &Rules, order: &[Sector], bytes: impl Fn(Sector) -> u64) -> Vec<u64> {
+/// stored successors' ([`verify_reads`]) and those kept for later sectors
+/// ([`read_after`]), unless these would bring it over `limit` bytes: then
+/// the check drops them first (and reads them again when needed).
+pub fn verify_holds(rules: &Rules, order: &[Sector], bytes: impl Fn(Sector) -> u64, limit: u64) -> Vec<u64> {
     let mut held: Vec<Sector> = Vec::new();
     (0..order.len())
         .map(|k| {
-            let s = order[k];
-            for t in std::iter::once(s).chain(successors(rules, s).into_iter().filter(|c| c.is_stored())) {
-                if !held.contains(&t) {
-                    held.push(t);
-                }
+            let needs = verify_reads(rules, order[k]);
+            let sum = |set: &[Sector]| -> u64 { set.iter().map(|&t| bytes(t)).sum() };
+            let missing: Vec<Sector> = needs.iter().copied().filter(|t| !held.contains(t)).collect();
+            if sum(&held) + sum(&missing) > limit {
+                held.retain(|t| needs.contains(t));
             }
-            let holds = held.iter().map(|&t| bytes(t)).sum();
+            held.extend(missing);
+            let holds = sum(&held);
             let later = read_after(rules, order, k);
             held.retain(|t| later.contains(t));
             holds
@@ -157,6 +171,16 @@ pub fn group_reads(rules: &Rules, group: &[Sector]) -> Vec<Sector> {
 /// Every group of the game in solving order (only those whose sectors have
 /// at most `max_men` men in all, if given).
 pub fn plan(rules: &Rules, max_men: Option<u8>) -> Vec<PlannedGroup> {
+    plan_within(rules, max_men, VERIFY_MEMORY)
+}
+
+/// The memory of tables a check keeps for later sectors by default (bytes):
+/// beyond it they are dropped and read again when needed.
+pub const VERIFY_MEMORY: u64 = 14 << 30;
+
+/// [`plan`], each group's `verify_memory` for a check that keeps at most
+/// `verify_limit` bytes of tables for later sectors.
+pub fn plan_within(rules: &Rules, max_men: Option<u8>, verify_limit: u64) -> Vec<PlannedGroup> {
     let tables = BoardTables::new(rules.board);
     let indexer = |s: Sector| Indexer::new(tables.clone(), s);
     let size = |s: Sector| indexer(s).size();
@@ -164,7 +188,7 @@ pub fn plan(rules: &Rules, max_men: Option<u8>) -> Vec<PlannedGroup> {
         solve_order(rules).into_iter().filter(|g| max_men.is_none_or(|m| g.iter().all(|s| s.men() <= m))).collect();
     let group_key = |s: Sector| order.iter().find(|g| g.contains(&s)).map(|g| g[0].key()).unwrap_or_else(|| s.key());
     let stored: Vec<Sector> = order.iter().flatten().copied().filter(|s| s.is_stored()).collect();
-    let holds = verify_holds(rules, &stored, |s| size(s) * table_bytes(rules, s));
+    let holds = verify_holds(rules, &stored, |s| size(s) * table_bytes(rules, s), verify_limit);
     let verify_memory =
         |group: &[Sector]| stored.iter().zip(&holds).filter(|(s, _)| group.contains(s)).map(|(_, &h)| h).max();
     order

@@ -35,10 +35,10 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::db::Db;
-use super::index::VISIT_BATCH;
+use super::index::{Indexer, VISIT_BATCH};
 use super::manifest::sha256_file;
 use super::observer::Observer;
-use super::plan::read_after;
+use super::plan::{VERIFY_MEMORY, read_after, table_bytes, verify_reads};
 use super::sector::{Sector, solve_order, successors};
 use super::solution::{Solution, SolveError};
 use super::table::{Eval, Kind};
@@ -256,6 +256,19 @@ pub fn verify(
     resume: bool,
     obs: &dyn Observer,
 ) -> Result<VerifyReport, SolveError> {
+    verify_within(sol, max_men, resume, VERIFY_MEMORY, obs)
+}
+
+/// [`verify`], keeping at most `limit` bytes of tables for later sectors:
+/// when the tables a sector's check reads would bring it over, the others
+/// are dropped first (and read again when a later sector needs them).
+pub fn verify_within(
+    sol: &mut Solution,
+    max_men: Option<u8>,
+    resume: bool,
+    limit: u64,
+    obs: &dyn Observer,
+) -> Result<VerifyReport, SolveError> {
     let rules = sol.rules;
     let db = sol.database().cloned().ok_or(SolveError::NoDatabase("verifying"))?;
     let within = |s: &Sector| max_men.is_none_or(|m| s.men() <= m);
@@ -284,6 +297,15 @@ pub fn verify(
             continue;
         }
         obs.group(&[s], k, order.len());
+        let needs = verify_reads(&rules, s);
+        let missing: u64 = needs
+            .iter()
+            .filter(|&&t| sol.table(t).is_none())
+            .map(|&t| Indexer::new(sol.board_tables.clone(), t).size() * table_bytes(&rules, t))
+            .sum();
+        if sol.tables_bytes() + missing > limit {
+            sol.retain_tables(|t| needs.contains(t));
+        }
         let check = check_one(sol, &mut books, s, &mut report, obs)?;
         report.tables_held = report.tables_held.max(sol.tables_bytes());
         if let Some(check) = check {
