@@ -117,33 +117,38 @@ impl Known {
     /// others get `None`), the successors' reads of [`VISIT_BATCH`] of them
     /// under way at once.
     pub fn evaluate_dtm_each(&self, states: &[State], keep: impl Fn(&State) -> bool, out: &mut [Option<Value>]) {
-        let mut at: [SmallVec<[(&Table, u64); 64]>; VISIT_BATCH] = std::array::from_fn(|_| SmallVec::new());
-        let mut places = Locator::new(self);
-        for (sts, outs) in states.chunks(VISIT_BATCH).zip(out.chunks_mut(VISIT_BATCH)) {
-            let mut first: [Option<Result<Value, Option<Value>>>; VISIT_BATCH] = [None; VISIT_BATCH];
-            for (k, st) in sts.iter().enumerate() {
-                first[k] = keep(st).then(|| self.dtm_reads(st, &mut places, &mut at[k]));
-            }
-            for (k, o) in outs.iter_mut().enumerate() {
-                *o = first[k].map(|r| r.unwrap_or_else(|best| self.dtm_from_reads(best, &at[k])));
-            }
-        }
+        self.each(states, keep, out, Self::dtm_reads, |best, at| self.dtm_from_reads(*best, at));
     }
 
     /// [`Known::evaluate_exact`] of each of `states` that `keep` accepts, as
     /// [`Known::evaluate_dtm_each`].
     pub fn evaluate_exact_each(&self, states: &[State], keep: impl Fn(&State) -> bool, out: &mut [Option<i128>]) {
-        let mut at: [SmallVec<[(&Table, u64); 64]>; VISIT_BATCH] = std::array::from_fn(|_| SmallVec::new());
+        self.each(states, keep, out, Self::exact_reads, |reads, at| self.exact_from_reads(reads, at));
+    }
+
+    /// The two steps of an evaluation over `states` in batches of
+    /// [`VISIT_BATCH`]: `reads` of each position `keep` accepts (a value, or
+    /// what is known so far with its successors' places asked for), then
+    /// `finish` of those that need their successors' tables.
+    fn each<'k, R: Copy, P>(
+        &'k self,
+        states: &[State],
+        keep: impl Fn(&State) -> bool,
+        out: &mut [Option<R>],
+        reads: impl Fn(&'k Self, &State, &mut Locator<'k>, &mut Places<'k>) -> Result<R, P>,
+        finish: impl Fn(&P, &[(&'k Table, u64)]) -> R,
+    ) {
+        let mut at: [Places<'k>; VISIT_BATCH] = std::array::from_fn(|_| SmallVec::new());
         let mut places = Locator::new(self);
         for (sts, outs) in states.chunks(VISIT_BATCH).zip(out.chunks_mut(VISIT_BATCH)) {
-            let mut first: [Option<Result<i128, ExactReads>>; VISIT_BATCH] = std::array::from_fn(|_| None);
+            let mut first: [Option<Result<R, P>>; VISIT_BATCH] = std::array::from_fn(|_| None);
             for (k, st) in sts.iter().enumerate() {
-                first[k] = keep(st).then(|| self.exact_reads(st, &mut places, &mut at[k]));
+                first[k] = keep(st).then(|| reads(self, st, &mut places, &mut at[k]));
             }
             for (k, o) in outs.iter_mut().enumerate() {
                 *o = first[k].as_ref().map(|r| match r {
-                    Ok(n) => *n,
-                    Err(reads) => self.exact_from_reads(reads, &at[k]),
+                    Ok(v) => *v,
+                    Err(p) => finish(p, &at[k]),
                 });
             }
         }
@@ -158,7 +163,7 @@ impl Known {
         &'k self,
         st: &State,
         places: &mut Locator<'k>,
-        at: &mut SmallVec<[(&'k Table, u64); 64]>,
+        at: &mut Places<'k>,
     ) -> Result<Value, Option<Value>> {
         at.clear();
         if self.rules.lost(st) {
@@ -215,7 +220,7 @@ impl Known {
         &'k self,
         st: &State,
         places: &mut Locator<'k>,
-        at: &mut SmallVec<[(&'k Table, u64); 64]>,
+        at: &mut Places<'k>,
     ) -> Result<i128, ExactReads> {
         at.clear();
         if self.rules.lost(st) {
@@ -354,6 +359,9 @@ pub fn compare(a: &Eval, b: &Eval) -> std::cmp::Ordering {
         _ => panic!("values of different kinds are not compared"),
     }
 }
+
+/// The places of a position's successors in their tables.
+type Places<'k> = SmallVec<[(&'k Table, u64); 64]>;
 
 /// What [`Known::exact_reads`] leaves for [`Known::exact_from_reads`]: per
 /// throw (at most two), its chance in 72nds, the best value known without a

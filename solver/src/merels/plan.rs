@@ -13,6 +13,7 @@
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use engine::merels::Rules;
 use serde::Serialize;
@@ -118,6 +119,11 @@ pub fn table_bytes(rules: &Rules, s: Sector) -> u64 {
     }
 }
 
+/// Bytes of a solved sector's table in memory.
+pub fn table_memory(rules: &Rules, tables: &Arc<BoardTables>, s: Sector) -> u64 {
+    Indexer::new(tables.clone(), s).size() * table_bytes(rules, s)
+}
+
 /// The sectors whose tables the check of the stored sectors `order[k + 1..]`
 /// reads: those sectors and their successors. A check keeps no other table
 /// once sector `order[k]` is done.
@@ -125,11 +131,16 @@ pub fn read_after(rules: &Rules, order: &[Sector], k: usize) -> Vec<Sector> {
     order[k + 1..].iter().flat_map(|&t| std::iter::once(t).chain(successors(rules, t))).collect()
 }
 
+/// The successors of `s` that are stored in files, in the order of
+/// [`successors`].
+pub fn stored_successors(rules: &Rules, s: Sector) -> Vec<Sector> {
+    successors(rules, s).into_iter().filter(|c| c.is_stored()).collect()
+}
+
 /// The tables the check of stored sector `s` reads: its own and its stored
 /// successors' (each once: a movement sector may be its own successor).
 pub fn verify_reads(rules: &Rules, s: Sector) -> Vec<Sector> {
-    let mut reads: Vec<Sector> =
-        std::iter::once(s).chain(successors(rules, s).into_iter().filter(|c| c.is_stored())).collect();
+    let mut reads: Vec<Sector> = std::iter::once(s).chain(stored_successors(rules, s)).collect();
     reads.sort();
     reads.dedup();
     reads
@@ -188,7 +199,7 @@ pub fn plan_within(rules: &Rules, max_men: Option<u8>, verify_limit: u64) -> Vec
         solve_order(rules).into_iter().filter(|g| max_men.is_none_or(|m| g.iter().all(|s| s.men() <= m))).collect();
     let group_key = |s: Sector| order.iter().find(|g| g.contains(&s)).map(|g| g[0].key()).unwrap_or_else(|| s.key());
     let stored: Vec<Sector> = order.iter().flatten().copied().filter(|s| s.is_stored()).collect();
-    let holds = verify_holds(rules, &stored, |s| size(s) * table_bytes(rules, s), verify_limit);
+    let holds = verify_holds(rules, &stored, |s| table_memory(rules, &tables, s), verify_limit);
     let verify_memory =
         |group: &[Sector]| stored.iter().zip(&holds).filter(|(s, _)| group.contains(s)).map(|(_, &h)| h).max();
     order
@@ -196,7 +207,7 @@ pub fn plan_within(rules: &Rules, max_men: Option<u8>, verify_limit: u64) -> Vec
         .map(|group| {
             let reads = group_reads(rules, group);
             let indices: u64 = group.iter().map(|&s| size(s)).sum();
-            let read_bytes: u64 = reads.iter().map(|&s| size(s) * table_bytes(rules, s)).sum();
+            let read_bytes: u64 = reads.iter().map(|&s| table_memory(rules, &tables, s)).sum();
             let mut needs: Vec<String> = reads.iter().map(|&s| group_key(s)).collect();
             needs.sort();
             needs.dedup();

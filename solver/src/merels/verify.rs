@@ -35,11 +35,11 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::db::Db;
-use super::index::{Indexer, VISIT_BATCH};
+use super::index::VISIT_BATCH;
 use super::manifest::sha256_file;
 use super::observer::Observer;
-use super::plan::{VERIFY_MEMORY, read_after, table_bytes, verify_reads};
-use super::sector::{Sector, solve_order, successors};
+use super::plan::{VERIFY_MEMORY, read_after, stored_successors, table_memory, verify_reads};
+use super::sector::{Sector, solve_order};
 use super::solution::{Solution, SolveError};
 use super::table::{Eval, Kind};
 use super::value::{TIE, Value};
@@ -301,7 +301,7 @@ pub fn verify_within(
         let missing: u64 = needs
             .iter()
             .filter(|&&t| sol.table(t).is_none())
-            .map(|&t| Indexer::new(sol.board_tables.clone(), t).size() * table_bytes(&rules, t))
+            .map(|&t| table_memory(&rules, &sol.board_tables, t))
             .sum();
         if sol.tables_bytes() + missing > limit {
             sol.retain_tables(|t| needs.contains(t));
@@ -336,7 +336,7 @@ fn check_one(
     let Books { journal, shared, digests, resume } = books;
     let db = digests.db;
     let rules = sol.rules;
-    let stored: Vec<Sector> = successors(&rules, s).into_iter().filter(|c| c.is_stored()).collect();
+    let stored = stored_successors(&rules, s);
     let present = stored.iter().all(|&c| db.has(c));
     let mut files = None;
     if present {
