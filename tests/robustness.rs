@@ -135,6 +135,8 @@ fn a_long_solve_reports_progress_without_a_terminal() {
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(err.lines().any(|l| l.contains('%') && l.contains("after")), "no progress line:\n{err}");
+    // Each line says where the whole run stands.
+    assert!(err.lines().any(|l| l.contains("% of indices") && l.contains("after")), "no standing:\n{err}");
     let quiet = ludus(&["merels", "probe", "six:................ x 6 6", "--dice", "none", "--no-db", "--solve", "-q"]);
     assert!(stderr(&quiet).is_empty(), "{}", stderr(&quiet));
 }

@@ -27,6 +27,9 @@ pub struct Bars {
     stage: Mutex<Plain>,
     done: AtomicU64,
     every: Duration,
+    /// When the run's first group began, and where the run stands (shown
+    /// in the groups' prefixes).
+    run: Mutex<(Option<Instant>, String)>,
 }
 
 /// The stage a plain report describes.
@@ -48,6 +51,7 @@ impl Bars {
             stage: Mutex::new(Plain { label: String::new(), total: 0, started: now, last: now }),
             done: AtomicU64::new(0),
             every: plain_every(),
+            run: Mutex::new((None, String::new())),
         }
     }
 
@@ -74,10 +78,35 @@ impl Bars {
     }
 }
 
+/// Where a run stands: the share of its indices in finished groups and,
+/// once this run has finished some, the time left at its mean rate so far.
+fn standing(done: u64, here: u64, total: u64, elapsed: Duration) -> String {
+    let share = if total == 0 { 100.0 } else { 100.0 * done as f64 / total as f64 };
+    let secs = elapsed.as_secs_f64();
+    if here == 0 || secs < 1.0 || done >= total {
+        return format!("{share:.1}% of indices");
+    }
+    let left = (total - done) as f64 * secs / here as f64;
+    let left = match left {
+        l if l < 60.0 => "under a minute".to_string(),
+        l if l < 5400.0 => format!("about {:.0} min", l / 60.0),
+        l => format!("about {:.1} h", l / 3600.0),
+    };
+    format!("{share:.1}% of indices, {left} left at {:.2} M/s", here as f64 / secs / 1e6)
+}
+
 impl Observer for Bars {
     fn group(&self, sectors: &[Sector], done: usize, groups: usize) {
         let names: Vec<String> = sectors.iter().map(|s| s.to_string()).collect();
-        *self.prefix.lock().expect("progress lock") = format!("[{}/{}] {}", done + 1, groups, names.join(", "));
+        let run = &self.run.lock().expect("progress lock").1;
+        let run = if run.is_empty() { String::new() } else { format!(", {run}") };
+        *self.prefix.lock().expect("progress lock") = format!("[{}/{}{run}] {}", done + 1, groups, names.join(", "));
+    }
+
+    fn overall(&self, done: u64, here: u64, total: u64) {
+        let mut run = self.run.lock().expect("progress lock");
+        let started = *run.0.get_or_insert_with(Instant::now);
+        run.1 = standing(done, here, total, started.elapsed());
     }
 
     fn begin(&self, label: &str, total: u64) {
@@ -141,4 +170,27 @@ pub fn counter(total: u64, unit: &str, quiet: bool) -> ProgressBar {
             .progress_chars("=> "),
     );
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_s_standing_projects_from_its_own_rate() {
+        // Nothing finished by this run yet: the share only.
+        assert_eq!(standing(40, 0, 100, Duration::from_secs(30)), "40.0% of indices");
+        // Half done, a quarter of the whole in 10 s: the other half in 20 s.
+        let s = standing(50, 25, 100, Duration::from_secs(10));
+        assert!(s.starts_with("50.0% of indices, under a minute left at "), "{s}");
+        // 1 of 100 indices an hour: 99 hours left.
+        let s = standing(1, 1, 100, Duration::from_secs(3600));
+        assert!(s.contains("about 99.0 h left"), "{s}");
+        // 2 M of 5 M indices in 20 s: 30 s left... at 0.10 M/s.
+        let s = standing(2_000_000, 2_000_000, 5_000_000, Duration::from_secs(20));
+        assert!(s.ends_with("under a minute left at 0.10 M/s"), "{s}");
+        let s = standing(2_000_000, 2_000_000, 8_000_000, Duration::from_secs(20));
+        assert!(s.contains("about 1 min left"), "{s}");
+        assert_eq!(standing(100, 100, 100, Duration::from_secs(20)), "100.0% of indices");
+    }
 }

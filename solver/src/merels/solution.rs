@@ -212,9 +212,16 @@ impl Solution {
             None => None,
             Some(key) => Some(sol.only_group(&todo, key)?),
         };
+        let tables = sol.board_tables.clone();
+        let size = |g: &[Sector]| -> u64 { g.iter().map(|&s| Indexer::new(tables.clone(), s).size()).sum() };
+        let total: u64 = todo.iter().map(|g| size(g)).sum();
+        let (mut done, mut here) = (0u64, 0u64);
         for (gi, group) in todo.into_iter().enumerate() {
             if only.is_some_and(|o| o != gi) {
                 continue;
+            }
+            if only.is_none() {
+                obs.overall(done, here, total);
             }
             obs.group(&group, gi, groups);
             let mut loaded = sol.load_group(&group, obs)?;
@@ -283,6 +290,11 @@ impl Solution {
                 }
             }
             drop(claim);
+            let indices = size(&group);
+            done += indices;
+            if !loaded {
+                here += indices;
+            }
             sol.records.push(GroupRecord { sectors: group.clone(), loaded });
             if !opts.keep_all && sol.db.is_some() {
                 sol.known.tables.retain(|s, _| last_use.get(s).is_some_and(|&u| u > gi));
