@@ -186,7 +186,7 @@ mod tests {
         // 1 of 100 indices an hour: 99 hours left.
         let s = standing(1, 1, 100, Duration::from_secs(3600));
         assert!(s.contains("about 99.0 h left"), "{s}");
-        // 2 M of 5 M indices in 20 s: 30 s left... at 0.10 M/s.
+        // 2 M of 5 M indices in 20 s (0.1 M/s): 30 s left; of 8 M: 60 s.
         let s = standing(2_000_000, 2_000_000, 5_000_000, Duration::from_secs(20));
         assert!(s.ends_with("under a minute left at 0.10 M/s"), "{s}");
         let s = standing(2_000_000, 2_000_000, 8_000_000, Duration::from_secs(20));
