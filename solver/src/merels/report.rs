@@ -112,6 +112,7 @@ pub struct SectorReport {
     pub losses: u64,
     pub mean_value: f64,
     pub longest_win: Option<u16>,
+    pub longest_loss: Option<u16>,
     pub bytes_on_disk: Option<u64>,
     /// The sector's share of its group's solving time (a group's time is
     /// split evenly among its sectors: a sector and its mirror are solved
@@ -250,6 +251,7 @@ pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
                 losses: c.losses,
                 mean_value: c.mean,
                 longest_win: (kind == Kind::Dtm).then_some(c.longest_win),
+                longest_loss: (kind == Kind::Dtm).then_some(c.longest_loss),
                 bytes_on_disk: bytes,
                 seconds: meta.seconds,
                 positions_per_second: if meta.seconds > 0.0 { c.positions as f64 / meta.seconds } else { 0.0 },

@@ -292,6 +292,8 @@ pub struct Census {
     pub losses: u64,
     /// Longest forced win (deterministic tables).
     pub longest_win: u16,
+    /// Longest loss against the best defence (deterministic tables).
+    pub longest_loss: u16,
     /// Mean value over the positions.
     pub mean: f64,
     /// Under chance: positions whose proven interval is wider than
@@ -377,8 +379,10 @@ impl Table {
                 for &p in v.iter().filter(|&&p| p != UNUSED) {
                     let val = unpack(p);
                     tally(val.sign(), val.sign() as f64);
-                    if let Value::Win(w) = val {
-                        c.longest_win = c.longest_win.max(w);
+                    match val {
+                        Value::Win(w) => c.longest_win = c.longest_win.max(w),
+                        Value::Loss(l) => c.longest_loss = c.longest_loss.max(l),
+                        Value::Draw => {}
                     }
                 }
             }
