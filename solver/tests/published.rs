@@ -19,6 +19,10 @@ use solver::merels::{Sector, Silent, Solution, SolveOptions, Value, Values};
 /// Positions, wins, draws, losses, longest win, longest loss (plies).
 type Counts = (u64, u64, u64, u64, u16, u16);
 
+/// A row of Gasser's 1991 tables: (side to move's men, other side's men),
+/// wins, draws, losses, longest win, longest loss (0 where there are none).
+type Row = ((u8, u8), u64, u64, u64, u16, u16);
+
 fn counts(sol: &Solution, s: Sector) -> Counts {
     let t = sol.table(s).expect("solved");
     let c = t.census(sol.den);
@@ -54,9 +58,8 @@ fn the_endgames_of_nine_equal_malom_and_gasser() {
     assert_eq!((n, wins, draws, losses, longest_win), (760_398, 102_281, 658_117, 0, 33));
     let (n, wins, draws, losses, longest_win, longest_loss) = counts(&sol, sector(4, 3));
     assert_eq!((n, wins, draws, losses, longest_win, longest_loss), (760_398, 75_397, 681_906, 3_095, 1, 32));
-    // Gasser 1991, every endgame up to 9 men: (side to move, other side),
-    // wins, draws, losses, longest win, longest loss (0 where there are none).
-    let gasser: [((u8, u8), u64, u64, u64, u16, u16); 9] = [
+    // Gasser 1991, every endgame up to 9 men.
+    let gasser: [Row; 9] = [
         ((3, 4), 102_281, 658_117, 0, 33, 0),
         ((4, 3), 75_397, 681_906, 3_095, 1, 32),
         ((4, 4), 159, 3_225_409, 29, 9, 8),
