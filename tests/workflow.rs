@@ -204,10 +204,10 @@ fn check(dice: &str) {
     }
 }
 
-/// `workflow/whole-board.sh` on six men's morris: the four databases solved
-/// and certified, Bell's and Murray's checks taking the shared movement
-/// sectors from the check without dice; run again, every step is skipped;
-/// a step that fails stops the run with its exit code.
+/// `workflow/whole-board.sh` on six men's morris: the four databases solved,
+/// each certified before the next solve, Bell's and Murray's checks taking
+/// the shared movement sectors from the check without dice; run again, every
+/// step is skipped; a step that fails stops the run with its exit code.
 #[test]
 fn the_whole_board_script_solves_and_certifies_every_reading() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("workflow/whole-board.sh");
@@ -240,6 +240,14 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     let log = || fs::read_to_string(data.join("runs/log")).unwrap();
     let starts = |text: &str| text.lines().filter(|l| l.contains(" start ")).count();
     assert_eq!(starts(&log()), 8, "{}", log());
+    // Each database is checked as soon as it is solved.
+    let order: Vec<String> =
+        log().lines().filter_map(|l| l.split(" start six-").nth(1)?.split(':').next().map(String::from)).collect();
+    let expected: Vec<String> = ["modern", "none", "bell", "murray"]
+        .iter()
+        .flat_map(|r| [format!("{r}-solve"), format!("{r}-verify")])
+        .collect();
+    assert_eq!(order, expected, "{}", log());
     let report = |step: &str| -> serde_json::Value {
         serde_json::from_str(&fs::read_to_string(data.join(format!("runs/six-{step}.json"))).unwrap()).unwrap()
     };

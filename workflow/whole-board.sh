@@ -3,8 +3,8 @@
 # the game without dice under the modern rules (flying, men in mills safe,
 # a double mill takes one) and under the spec's default rules, then Bell's
 # and Murray's readings (whose movement phase is the game without dice's,
-# shared with it), then every database checked by `ludus merels verify`
-# with its MANIFEST written beside the sector files.
+# shared with it); each database is checked by `ludus merels verify`, with
+# its MANIFEST written beside the sector files, as soon as it is solved.
 #
 #   workflow/whole-board.sh BOARD DATA_DIR [LUDUS]
 #   workflow/whole-board.sh --status BOARD DATA_DIR [LUDUS]
@@ -89,16 +89,18 @@ step() {
   } >"$runs/$name.done.part" && mv "$runs/$name.done.part" "$runs/$name.done"
 }
 
+# Each database is checked before the next solve: a run cut short leaves
+# every finished database certified.
 # shellcheck disable=SC2086 # the rule options are separate words
 step modern-solve "$ludus" merels solve --board "$board" --dice none $modern
-step none-solve "$ludus" merels solve --board "$board" --dice none
-step bell-solve "$ludus" merels solve --board "$board" --dice bell
-step murray-solve "$ludus" merels solve --board "$board" --dice murray
 # shellcheck disable=SC2086
 step modern-verify "$ludus" merels verify --board "$board" --dice none $modern --resume --manifest
+step none-solve "$ludus" merels solve --board "$board" --dice none
 step none-verify "$ludus" merels verify --board "$board" --dice none --resume --manifest
 # Bell's and Murray's checks take the shared movement sectors from the
 # journal of the check without dice.
+step bell-solve "$ludus" merels solve --board "$board" --dice bell
 step bell-verify "$ludus" merels verify --board "$board" --dice bell --resume --manifest
+step murray-solve "$ludus" merels solve --board "$board" --dice murray
 step murray-verify "$ludus" merels verify --board "$board" --dice murray --resume --manifest
 [ -n "$status" ] || echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $board: every step done" >>"$runs/log"
