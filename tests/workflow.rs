@@ -236,7 +236,9 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let after = status("six");
     assert_eq!(after.lines().filter(|l| l.contains(": done (") && l.contains("ludus 0.")).count(), 8, "{after}");
-    assert_eq!(after.lines().count(), 8, "{after}");
+    assert_eq!(after.lines().count(), 9, "{after}");
+    let disk = after.lines().last().unwrap();
+    assert!(disk.starts_with("disk: ") && disk.ends_with(" GB free"), "{after}");
     let log = || fs::read_to_string(data.join("runs/log")).unwrap();
     let starts = |text: &str| text.lines().filter(|l| l.contains(" start ")).count();
     assert_eq!(starts(&log()), 8, "{}", log());

@@ -12,7 +12,8 @@
 # With --status it runs nothing and prints each step's state: done (with the
 # binary that ran it), failed, started and not finished (with the last line
 # of its progress), or not started; for a solve not done, the groups and
-# indices its database holds (from `ludus merels plan`).
+# indices its database holds (from `ludus merels plan`); then the room left
+# on the disk.
 #
 # Databases go to DATA_DIR/merels, each step's JSON report, progress and
 # log to DATA_DIR/runs. Every step resumes where it stopped (the solves from
@@ -104,3 +105,10 @@ step bell-verify "$ludus" merels verify --board "$board" --dice bell --resume --
 step murray-solve "$ludus" merels solve --board "$board" --dice murray
 step murray-verify "$ludus" merels verify --board "$board" --dice murray --resume --manifest
 [ -n "$status" ] || echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $board: every step done" >>"$runs/log"
+# With --status, the room left for the databases: on the file system of
+# DATA_DIR (of its parent before a run made it).
+if [ -n "$status" ]; then
+  where=$2
+  [ -d "$where" ] || where=$(dirname "$where")
+  df -Pk "$where" 2>/dev/null | awk 'NR == 2 { printf "disk: %.1f GB free\n", $4 * 1024 / 1e9 }'
+fi
