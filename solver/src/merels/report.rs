@@ -5,7 +5,6 @@
 use engine::merels::{Position, Side, State, Throw};
 use serde::Serialize;
 
-use super::index::Indexer;
 use super::markov::{Policy, leader_chances};
 use super::sector::{Sector, successors};
 use super::solution::Solution;
@@ -283,13 +282,8 @@ pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
 /// slight overcount of positions), and the time the rest would take.
 fn project(sol: &Solution, solved: u64, seconds: f64, bytes: u64) -> Projection {
     // Indices, not positions, measure both the work done and the work left.
-    let all: u64 = sol.order().iter().flatten().map(|&s| Indexer::new(sol.board_tables.clone(), s).size()).sum();
-    let solved_indices: u64 = sol
-        .records
-        .iter()
-        .flat_map(|r| r.sectors.iter())
-        .map(|&s| Indexer::new(sol.board_tables.clone(), s).size())
-        .sum();
+    let all: u64 = sol.order().iter().map(|g| sol.indices(g)).sum();
+    let solved_indices: u64 = sol.records.iter().map(|r| sol.indices(&r.sectors)).sum();
     let rate = if seconds > 0.0 { solved_indices as f64 / seconds } else { 0.0 };
     let remaining = all.saturating_sub(solved_indices);
     let bytes_per_index = if solved_indices > 0 { bytes as f64 / solved_indices as f64 } else { 1.0 };

@@ -396,9 +396,7 @@ mod tests {
         let rules = Rules::new(BoardKind::Six, Dice::None);
         let sol = Solution::solve(rules, &Silent);
         // The movement group with the most indices.
-        let size = |g: &Vec<crate::merels::Sector>| {
-            g.iter().map(|&s| Indexer::new(sol.board_tables.clone(), s).size()).sum::<u64>()
-        };
+        let size = |g: &Vec<crate::merels::Sector>| sol.indices(g);
         let group = sol
             .order()
             .iter()

@@ -212,9 +212,7 @@ impl Solution {
             None => None,
             Some(key) => Some(sol.only_group(&todo, key)?),
         };
-        let tables = sol.board_tables.clone();
-        let size = |g: &[Sector]| -> u64 { g.iter().map(|&s| Indexer::new(tables.clone(), s).size()).sum() };
-        let total: u64 = todo.iter().map(|g| size(g)).sum();
+        let total: u64 = todo.iter().map(|g| sol.indices(g)).sum();
         let (mut done, mut here) = (0u64, 0u64);
         for (gi, group) in todo.into_iter().enumerate() {
             if only.is_some_and(|o| o != gi) {
@@ -290,7 +288,7 @@ impl Solution {
                 }
             }
             drop(claim);
-            let indices = size(&group);
+            let indices = sol.indices(&group);
             done += indices;
             if !loaded {
                 here += indices;
@@ -301,6 +299,11 @@ impl Solution {
             }
         }
         Ok(sol)
+    }
+
+    /// The indices of `sectors` in all (each sector's size by its index).
+    pub fn indices(&self, sectors: &[Sector]) -> u64 {
+        sectors.iter().map(|&s| Indexer::new(self.board_tables.clone(), s).size()).sum()
     }
 
     /// Bytes a group's solve needs: its working arrays and the tables of

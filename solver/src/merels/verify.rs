@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::db::Db;
-use super::index::{Indexer, VISIT_BATCH};
+use super::index::VISIT_BATCH;
 use super::manifest::sha256_file;
 use super::observer::Observer;
 use super::plan::{VERIFY_MEMORY, read_after, stored_successors, table_memory, verify_reads};
@@ -291,9 +291,7 @@ pub fn verify_within(
         digests: Digests { db: &db, known: HashMap::new() },
         resume,
     };
-    let tables = sol.board_tables.clone();
-    let size = |s: Sector| Indexer::new(tables.clone(), s).size();
-    let total: u64 = order.iter().filter(|&&s| db.has(s)).map(|&s| size(s)).sum();
+    let total: u64 = order.iter().filter(|&&s| db.has(s)).map(|&s| sol.indices(&[s])).sum();
     let (mut done, mut here) = (0u64, 0u64);
     for (k, &s) in order.iter().enumerate() {
         if !db.has(s) {
@@ -312,7 +310,7 @@ pub fn verify_within(
             sol.retain_tables(|t| needs.contains(t));
         }
         let check = check_one(sol, &mut books, s, &mut report, obs)?;
-        let indices = size(s);
+        let indices = sol.indices(&[s]);
         done += indices;
         if check.as_ref().is_some_and(|c| !c.resumed) {
             here += indices;
