@@ -1,10 +1,11 @@
 #!/bin/sh
 # Solves and certifies a whole board as the README's results report it:
-# the game without dice under the modern rules (flying, men in mills safe,
-# a double mill takes one) and under the spec's default rules, then Bell's
-# and Murray's readings (whose movement phase is the game without dice's,
-# shared with it); each database is checked by `ludus merels verify`, with
-# its MANIFEST written beside the sector files, as soon as it is solved.
+# the game without dice under the spec's default rules, then Bell's and
+# Murray's readings (whose movement phase is that game's, shared with it),
+# then the game without dice under the modern rules (flying, men in mills
+# safe, a double mill takes one); each database is checked by `ludus merels
+# verify`, with its MANIFEST written beside the sector files, as soon as it
+# is solved.
 #
 #   workflow/whole-board.sh BOARD DATA_DIR [LUDUS]
 #   workflow/whole-board.sh --status BOARD DATA_DIR [LUDUS]
@@ -91,11 +92,8 @@ step() {
 }
 
 # Each database is checked before the next solve: a run cut short leaves
-# every finished database certified.
-# shellcheck disable=SC2086 # the rule options are separate words
-step modern-solve "$ludus" merels solve --board "$board" --dice none $modern
-# shellcheck disable=SC2086
-step modern-verify "$ludus" merels verify --board "$board" --dice none $modern --resume --manifest
+# every finished database certified. The game under the default rules comes
+# first: Bell's and Murray's readings take its movement sectors.
 step none-solve "$ludus" merels solve --board "$board" --dice none
 step none-verify "$ludus" merels verify --board "$board" --dice none --resume --manifest
 # Bell's and Murray's checks take the shared movement sectors from the
@@ -104,6 +102,10 @@ step bell-solve "$ludus" merels solve --board "$board" --dice bell
 step bell-verify "$ludus" merels verify --board "$board" --dice bell --resume --manifest
 step murray-solve "$ludus" merels solve --board "$board" --dice murray
 step murray-verify "$ludus" merels verify --board "$board" --dice murray --resume --manifest
+# shellcheck disable=SC2086 # the rule options are separate words
+step modern-solve "$ludus" merels solve --board "$board" --dice none $modern
+# shellcheck disable=SC2086
+step modern-verify "$ludus" merels verify --board "$board" --dice none $modern --resume --manifest
 [ -n "$status" ] || echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $board: every step done" >>"$runs/log"
 # With --status, the room left for the databases: on the file system of
 # DATA_DIR (of its parent before a run made it).
