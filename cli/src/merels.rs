@@ -512,9 +512,16 @@ fn print_report(r: &MerelsReport, sol: &Solution) {
                 println!("  proven error bound of the value: {:.3e}", s.value.error_bound);
             }
             match (s.p_win, s.p_draw, s.p_loss) {
-                (Some(w), Some(d), Some(l)) => println!(
-                    "  under the computed optimal strategy (ties broken at random): P(win) {w:.6}, P(draw) {d:.6}, P(loss) {l:.6}"
-                ),
+                (Some(w), Some(d), Some(l)) => {
+                    println!(
+                        "  under the computed optimal strategy (ties broken at random): P(win) {w:.6}, P(draw) {d:.6}, P(loss) {l:.6}"
+                    );
+                    if let Some(e) = s.p_error.filter(|&e| e > 1e-9) {
+                        println!(
+                            "  (each of P(win) and P(loss) proven within {e:.2e}: the chain's bounds did not close)"
+                        );
+                    }
+                }
                 _ => println!(
                     "  P(win), P(draw), P(loss) not computed: the Markov chain of optimal play needs every table in memory, \
                      and this board's are read from disk a group at a time"

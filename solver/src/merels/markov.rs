@@ -1,23 +1,28 @@
 //! Exact win probabilities of fixed strategies: the game as an absorbing
-//! Markov chain over positions (symmetry-reduced), solved by iteration to
-//! the precision of `f64` rather than sampled.
+//! Markov chain over positions (symmetry-reduced), solved by iteration rather
+//! than sampled. Each probability is closed in from below (from 0) and from
+//! above (from 1, over the positions from which play can still end; 0 for
+//! the others) at once: both iterations are monotone and meet at the chain's
+//! unique solution, so the gap between them proves how far each figure can be off,
+//! however slowly play gets absorbed (long games of equally good moves).
 
 use engine::merels::{Blocked, State, Throw};
 use fxhash::FxHashMap;
 
 use super::index::Indexer;
-use super::known::compare;
+use super::perfect::best_children;
 use super::sector::Sector;
 use super::solution::Solution;
-use super::table::Kind;
 
 /// How a side chooses its actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
     /// Uniformly at random among the legal actions.
     Random,
-    /// Among the actions of best value (fastest win, slowest loss, any draw;
-    /// under chance the highest expected value), uniformly at random.
+    /// As the perfect player: among the actions of best value (fastest win,
+    /// slowest loss, any draw; under chance the highest expected value, the
+    /// side ahead keeping to those of least progress rank), uniformly at
+    /// random (`perfect::best_children`).
     Perfect,
 }
 
@@ -33,7 +38,19 @@ pub struct ChainResult {
     pub sweeps: usize,
     /// The largest change in the last sweep.
     pub residual: f64,
+    /// The most `leader_wins` and `leader_loses` can be off: half the gap
+    /// between their bounds from below and from above (0 up to rounding
+    /// when the iteration closed; larger when it stopped at its limit of
+    /// work, `WORK`).
+    pub error: f64,
 }
+
+/// The most work (edges visited) an iteration may take before it stops
+/// with the bounds it has.
+const WORK: u64 = 4_000_000_000;
+
+/// Bounds closer than this end the iteration.
+const CLOSED: f64 = 1e-14;
 
 enum Node {
     /// The game is over: 1 if the leader won, 0 otherwise, and whether it lost.
@@ -68,19 +85,12 @@ pub fn leader_chances(sol: &Solution, leader: Policy, follower: Policy) -> Chain
             let policy = if lead { leader } else { follower };
             let mut edges: Vec<(State, f64)> = Vec::new();
             for (throw, p72) in rules.throw_outcomes(&st) {
-                let kids = rules.actions(&st, throw);
+                let kids: Vec<State> = rules.actions(&st, throw).into_iter().map(|k| k.1).collect();
                 let chosen: Vec<State> = match policy {
-                    Policy::Random => kids.iter().map(|k| k.1).collect(),
+                    Policy::Random => kids.clone(),
                     Policy::Perfect => {
-                        let kind = Kind::of(rules, Sector::of(&st));
-                        let rated: Vec<_> =
-                            kids.iter().map(|(_, c)| (*c, sol.action_value(kind, c).expect("solved"))).collect();
-                        let best = rated.iter().map(|r| r.1).max_by(compare);
-                        rated
-                            .into_iter()
-                            .filter(|r| best.is_some_and(|b| compare(&r.1, &b).is_eq()))
-                            .map(|r| r.0)
-                            .collect()
+                        let best = best_children(sol, &st, &kids).expect("solved");
+                        best.into_iter().map(|i| kids[i]).collect()
                     }
                 };
                 let share = p72 as f64 / 72.0 / chosen.len().max(1) as f64;
@@ -111,15 +121,9 @@ pub fn leader_chances(sol: &Solution, leader: Policy, follower: Policy) -> Chain
         };
         nodes.push(node);
     }
-    let (win, sweeps, residual) = solve(&nodes, |n| match n {
-        Node::Done { win, .. } => *win,
-        _ => 0.0,
-    });
-    let (loss, _, _) = solve(&nodes, |n| match n {
-        Node::Done { loss, .. } => *loss,
-        _ => 0.0,
-    });
-    let (w, l) = (win[0], loss[0]);
+    let chain = Chain::new(&nodes);
+    let (win, loss, sweeps, residual) = chain.chances(WORK);
+    let (w, l) = (0.5 * (win.0 + win.1), 0.5 * (loss.0 + loss.1));
     ChainResult {
         leader_wins: w,
         leader_loses: l,
@@ -127,27 +131,220 @@ pub fn leader_chances(sol: &Solution, leader: Policy, follower: Policy) -> Chain
         states: nodes.len(),
         sweeps,
         residual,
+        error: 0.5 * (win.1 - win.0).max(loss.1 - loss.0),
     }
 }
 
-/// Absorption probabilities by Gauss–Seidel sweeps from zero (they rise
-/// monotonically to the solution), in reverse discovery order so that most
-/// successors are fresh.
-fn solve(nodes: &[Node], done: impl Fn(&Node) -> f64) -> (Vec<f64>, usize, f64) {
-    let mut x: Vec<f64> = nodes.iter().map(&done).collect();
-    let mut sweeps = 0;
-    loop {
-        sweeps += 1;
-        let mut change: f64 = 0.0;
-        for i in (0..nodes.len()).rev() {
-            if let Node::Moves(edges) = &nodes[i] {
-                let v: f64 = edges.iter().map(|&(j, p)| p * x[j]).sum();
-                change = change.max((v - x[i]).abs());
-                x[i] = v;
+/// The chain's linear system over the nodes from which an end can be
+/// reached (every other node never ends: both chances 0): `x = Q x + b`,
+/// row by row, `b` holding the chance of ending at once in a win and in a
+/// loss. `Q` is substochastic and play leaves these nodes with chance 1,
+/// so `I − Q` is invertible and the system has one solution.
+struct Chain {
+    /// Where the rows of `cols` and `probs` start (one row per node kept).
+    start: Vec<usize>,
+    cols: Vec<u32>,
+    probs: Vec<f64>,
+    win: Vec<f64>,
+    loss: Vec<f64>,
+    /// The place of the start (node 0) among the rows, if it is kept.
+    first: Option<usize>,
+}
+
+impl Chain {
+    fn new(nodes: &[Node]) -> Chain {
+        let n = nodes.len();
+        // Backwards from the ends.
+        let mut back: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (i, node) in nodes.iter().enumerate() {
+            if let Node::Moves(out) = node {
+                for &(j, _) in out {
+                    back[j].push(i as u32);
+                }
             }
         }
-        if change == 0.0 || sweeps >= 1_000_000 || (change < 1e-17 && sweeps > 10) {
-            return (x, sweeps, change);
+        let mut reach = vec![false; n];
+        let mut stack: Vec<usize> = (0..n).filter(|&i| matches!(nodes[i], Node::Done { .. })).collect();
+        for &i in &stack {
+            reach[i] = true;
         }
+        while let Some(j) = stack.pop() {
+            for &i in &back[j] {
+                if !reach[i as usize] {
+                    reach[i as usize] = true;
+                    stack.push(i as usize);
+                }
+            }
+        }
+        drop(back);
+        // The rows: the nodes that still move and can end, in reverse
+        // discovery order (most successors then come before, for the sweeps).
+        let kept: Vec<usize> = (0..n).rev().filter(|&i| reach[i] && matches!(nodes[i], Node::Moves(_))).collect();
+        let mut row = vec![u32::MAX; n];
+        for (r, &i) in kept.iter().enumerate() {
+            row[i] = r as u32;
+        }
+        let mut chain = Chain {
+            start: vec![0],
+            cols: Vec::new(),
+            probs: Vec::new(),
+            win: Vec::new(),
+            loss: Vec::new(),
+            first: (row[0] != u32::MAX).then_some(row[0] as usize),
+        };
+        for &i in &kept {
+            let Node::Moves(out) = &nodes[i] else { unreachable!("rows move") };
+            let (mut w, mut l) = (0.0, 0.0);
+            for &(j, p) in out {
+                match &nodes[j] {
+                    Node::Done { win, loss } => {
+                        w += p * win;
+                        l += p * loss;
+                    }
+                    Node::Moves(_) if row[j] != u32::MAX => {
+                        chain.cols.push(row[j]);
+                        chain.probs.push(p);
+                    }
+                    Node::Moves(_) => {}
+                }
+            }
+            chain.win.push(w);
+            chain.loss.push(l);
+            chain.start.push(chain.cols.len());
+        }
+        chain
+    }
+
+    fn len(&self) -> usize {
+        self.win.len()
+    }
+
+    /// `(Q v)_r`.
+    #[inline]
+    fn q_row(&self, r: usize, v: &[f64]) -> f64 {
+        let (a, b) = (self.start[r], self.start[r + 1]);
+        self.cols[a..b].iter().zip(&self.probs[a..b]).map(|(&c, &p)| p * v[c as usize]).sum()
+    }
+
+    /// The start's chances of a win and of a loss, each bounded from below
+    /// and above; the sweeps made and the last one's largest change.
+    fn chances(&self, work: u64) -> ((f64, f64), (f64, f64), usize, f64) {
+        let Some(first) = self.first else { return ((0.0, 0.0), (0.0, 0.0), 0, 0.0) };
+        let m = self.len();
+        // 0 is a bound from below everywhere, 1 one from above.
+        let (mut w_lo, mut w_hi) = (vec![0.0; m], vec![1.0; m]);
+        let (mut l_lo, mut l_hi) = (vec![0.0; m], vec![1.0; m]);
+        let (s1, c1) = self.sweep(&self.win, &mut w_lo, &mut w_hi, first, work / 2);
+        let (s2, c2) = self.sweep(&self.loss, &mut l_lo, &mut l_hi, first, work / 2);
+        ((w_lo[first], w_hi[first]), (l_lo[first], l_hi[first]), s1.max(s2), c1.max(c2))
+    }
+
+    /// Gauss–Seidel sweeps of both bounds (each row after the rows it
+    /// reads, mostly): both move monotonically to the solution, and only
+    /// inwards, until they meet at the
+    /// start (within `CLOSED`), a sweep changes nothing, or `work` rows'
+    /// entries were read.
+    fn sweep(&self, b: &[f64], lo: &mut [f64], hi: &mut [f64], first: usize, work: u64) -> (usize, f64) {
+        let per = self.cols.len().max(1) as u64;
+        let mut sweeps = 0;
+        loop {
+            if hi[first] - lo[first] <= CLOSED {
+                return (sweeps, 0.0);
+            }
+            sweeps += 1;
+            let mut change: f64 = 0.0;
+            for r in 0..self.len() {
+                let a = self.q_row(r, lo) + b[r];
+                let c = self.q_row(r, hi) + b[r];
+                change = change.max(a - lo[r]).max(hi[r] - c);
+                // Rounding aside, the bounds only move inwards.
+                lo[r] = a.max(lo[r]);
+                hi[r] = c.min(hi[r]);
+            }
+            if change <= 0.0 || sweeps as u64 * per >= work {
+                return (sweeps, change.max(0.0));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fair walk on `0..=len` from `len / 2`, node 0 being the start:
+    /// absorbed at `len` (a win) or at 0, so the start wins with chance 1/2
+    /// after about `len² / 4` steps; with `stay` the walk also stays put at
+    /// every step with that chance.
+    fn walk(len: usize, stay: f64) -> Vec<Node> {
+        // Node k holds place `len / 2 + k` for k up to len / 2, then the
+        // places below, downwards.
+        let place = |k: usize| if k <= len / 2 { len / 2 + k } else { len / 2 - (k - len / 2) };
+        let mut id = vec![0; len + 1];
+        for k in 0..=len {
+            id[place(k)] = k;
+        }
+        (0..=len)
+            .map(|k| match place(k) {
+                0 => Node::Done { win: 0.0, loss: 1.0 },
+                p if p == len => Node::Done { win: 1.0, loss: 0.0 },
+                p => {
+                    let go = (1.0 - stay) / 2.0;
+                    let mut out = vec![(id[p - 1], go), (id[p + 1], go)];
+                    if stay > 0.0 {
+                        out.push((k, stay));
+                    }
+                    Node::Moves(out)
+                }
+            })
+            .collect()
+    }
+
+    /// The start's chance of a win, bounded, after at most `work`.
+    fn win(nodes: &[Node], work: u64) -> (f64, f64) {
+        Chain::new(nodes).chances(work).0
+    }
+
+    #[test]
+    fn the_bounds_close_on_the_chance_of_a_slow_walk() {
+        for (len, stay) in [(2, 0.0), (40, 0.0), (200, 0.5)] {
+            let (lo, hi) = win(&walk(len, stay), u64::MAX);
+            // Closed up to rounding (they stop when a sweep changes nothing:
+            // on the longest walk a little short of `CLOSED`).
+            assert!(lo <= 0.5 + 1e-15 && 0.5 <= hi + 1e-15 && hi - lo <= 1e-11, "walk of {len}: [{lo}, {hi}]");
+        }
+    }
+
+    #[test]
+    fn bounds_cut_short_still_hold_the_chance() {
+        let nodes = walk(200, 0.0);
+        let mut last = (0.0, 1.0);
+        for work in [1_000, 100_000, 100_000_000] {
+            let (lo, hi) = win(&nodes, work);
+            assert!(lo <= 0.5 && 0.5 <= hi, "after {work}: [{lo}, {hi}]");
+            // More work, narrower bounds; little work leaves them wide.
+            assert!(lo >= last.0 && hi <= last.1, "after {work}: [{lo}, {hi}] against {last:?}");
+            last = (lo, hi);
+        }
+        assert!(last.1 - last.0 < 1e-9, "{last:?}");
+        let (lo, hi) = win(&nodes, 1_000);
+        assert!(hi - lo > 0.5, "[{lo}, {hi}]");
+    }
+
+    #[test]
+    fn play_that_cannot_end_is_endless_at_once() {
+        // The start leads to a loss or into two nodes that only lead to
+        // each other: it loses with chance 1/2 and never ends otherwise.
+        let nodes = vec![
+            Node::Moves(vec![(1, 0.5), (3, 0.5)]),
+            Node::Moves(vec![(2, 1.0)]),
+            Node::Moves(vec![(1, 1.0)]),
+            Node::Done { win: 0.0, loss: 1.0 },
+        ];
+        let (win, loss, _, _) = Chain::new(&nodes).chances(u64::MAX);
+        assert_eq!((win, loss), ((0.0, 0.0), (0.5, 0.5)));
+        // The start itself can never end.
+        let nodes = vec![Node::Moves(vec![(0, 1.0)]), Node::Done { win: 1.0, loss: 0.0 }];
+        assert_eq!(Chain::new(&nodes).chances(u64::MAX).0, (0.0, 0.0));
     }
 }

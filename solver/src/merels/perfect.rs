@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use engine::merels::{BoardKind, Merels, Move, Play, Rules};
+use engine::merels::{BoardKind, Merels, Move, Play, Rules, State};
 use engine::players::{Agent, Bot, Rng, rng};
 use rand::Rng as _;
 
@@ -66,35 +66,46 @@ impl PerfectAgent {
 /// progress rank among them.
 pub fn best_moves(sol: &Solution, game: &Merels, p: &Play) -> Vec<Move> {
     use engine::game::Game;
-    let kind = Kind::of(&sol.rules, Sector::of(&p.state));
-    let rated: Vec<(Move, Eval)> = game
-        .actions(p)
-        .into_iter()
-        .map(|m| {
+    let moves = game.actions(p);
+    let children: Vec<State> = moves
+        .iter()
+        .map(|&m| {
             let Move::Act(_, child) = m else { unreachable!("players act, chance throws") };
-            let v = sol
-                .action_value(kind, &child)
-                .unwrap_or_else(|| panic!("{} is solved but not after {}", sol.rules.label(), game.action_text(p, m)));
-            (m, v)
+            child
         })
         .collect();
-    let Some(top) = rated.iter().map(|r| r.1).max_by(compare) else { return Vec::new() };
+    let chosen = best_children(sol, &p.state, &children)
+        .unwrap_or_else(|i| panic!("{} is solved but not after {}", sol.rules.label(), game.action_text(p, moves[i])));
+    chosen.into_iter().map(|i| moves[i]).collect()
+}
+
+/// The places in `children` (the states an action leads to from `state`,
+/// after one throw) of the actions perfect play chooses among: those of best
+/// value, and under chance, for the side ahead, those of least progress rank
+/// among them. Perfect play and the chances the report gives for it
+/// (`markov::leader_chances`) both choose by it. `Err(i)`: the value after
+/// `children[i]` is not known.
+pub fn best_children(sol: &Solution, state: &State, children: &[State]) -> Result<Vec<usize>, usize> {
+    let kind = Kind::of(&sol.rules, Sector::of(state));
+    let rated: Vec<Eval> =
+        children.iter().enumerate().map(|(i, c)| sol.action_value(kind, c).ok_or(i)).collect::<Result<_, _>>()?;
+    let Some(top) = rated.iter().copied().max_by(compare) else { return Ok(Vec::new()) };
     let Eval::Chance(best) = top else {
-        return rated.into_iter().filter(|r| compare(&r.1, &top).is_eq()).map(|r| r.0).collect();
+        return Ok((0..rated.len()).filter(|&i| compare(&rated[i], &top).is_eq()).collect());
     };
     // Values under chance are equal when they round to (nearly) the same
     // grid code; the side ahead then takes the moves of least rank (an
     // exit, or a move inside the group closer to one).
-    let ties = rated.into_iter().filter(|r| matches!(r.1, Eval::Chance(v) if best.v - v.v <= TIE));
-    let ties: Vec<(Move, u16)> = ties
-        .map(|(m, _)| {
-            let Move::Act(_, child) = m else { unreachable!("players act") };
-            let inside = Sector::of(&child) == Sector::of(&p.state).mirror();
-            (m, if inside && best.v > TIE { sol.rank(&child) } else { 0 })
+    let mirror = Sector::of(state).mirror();
+    let ties: Vec<(usize, u16)> = (0..rated.len())
+        .filter(|&i| matches!(rated[i], Eval::Chance(v) if best.v - v.v <= TIE))
+        .map(|i| {
+            let inside = Sector::of(&children[i]) == mirror;
+            (i, if inside && best.v > TIE { sol.rank(&children[i]) } else { 0 })
         })
         .collect();
     let least = ties.iter().map(|t| t.1).min().unwrap_or(0);
-    ties.into_iter().filter(|t| t.1 == least).map(|t| t.0).collect()
+    Ok(ties.into_iter().filter(|t| t.1 == least).map(|t| t.0).collect())
 }
 
 impl Agent<Merels> for PerfectAgent {

@@ -83,6 +83,9 @@ pub struct StartReport {
     pub p_win: Option<f64>,
     pub p_draw: Option<f64>,
     pub p_loss: Option<f64>,
+    /// The most `p_win` and `p_loss` can be off (`p_draw` twice that): 0
+    /// up to rounding when the chain's bounds closed.
+    pub p_error: Option<f64>,
 }
 
 /// One first move of the first player.
@@ -194,13 +197,13 @@ pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
         let chances = match e {
             // Optimal play keeps a game without chance to its value.
             Eval::Dtm(v) => Some(match v {
-                Value::Win(_) => (1.0, 0.0, 0.0),
-                Value::Draw => (0.0, 1.0, 0.0),
-                Value::Loss(_) => (0.0, 0.0, 1.0),
+                Value::Win(_) => (1.0, 0.0, 0.0, 0.0),
+                Value::Draw => (0.0, 1.0, 0.0, 0.0),
+                Value::Loss(_) => (0.0, 0.0, 1.0, 0.0),
             }),
             _ if all_in_memory => {
                 let c = leader_chances(sol, Policy::Perfect, Policy::Perfect);
-                Some((c.leader_wins, c.endless, c.leader_loses))
+                Some((c.leader_wins, c.endless, c.leader_loses, c.error))
             }
             _ => None,
         };
@@ -210,6 +213,7 @@ pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
             p_win: chances.map(|c| c.0),
             p_draw: chances.map(|c| c.1),
             p_loss: chances.map(|c| c.2),
+            p_error: chances.map(|c| c.3),
         }
     });
     let first_moves = if start.is_some() {
