@@ -513,9 +513,7 @@ fn print_report(r: &MerelsReport, sol: &Solution) {
             }
             match (s.p_win, s.p_draw, s.p_loss) {
                 (Some(w), Some(d), Some(l)) => {
-                    println!(
-                        "  under the computed optimal strategy (ties broken at random): P(win) {w:.6}, P(draw) {d:.6}, P(loss) {l:.6}"
-                    );
+                    println!("  when both play as `perfect` does: P(win) {w:.6}, P(draw) {d:.6}, P(loss) {l:.6}");
                     if let Some(e) = s.p_error.filter(|&e| e > 1e-9) {
                         println!(
                             "  (each of P(win) and P(loss) proven within {e:.2e}: the chain's bounds did not close)"

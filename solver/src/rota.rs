@@ -51,6 +51,8 @@ pub struct Chances {
     pub endless: f64,
     pub chain_states: usize,
     pub residual: f64,
+    /// The most `leader_wins` and `leader_loses` can be off.
+    pub error: f64,
 }
 
 impl From<ChainResult> for Chances {
@@ -61,6 +63,7 @@ impl From<ChainResult> for Chances {
             endless: c.endless,
             chain_states: c.states,
             residual: c.residual,
+            error: c.error,
         }
     }
 }

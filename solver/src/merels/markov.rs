@@ -45,8 +45,9 @@ pub struct ChainResult {
     pub error: f64,
 }
 
-/// The most work (edges visited) an iteration may take before it stops
-/// with the bounds it has.
+/// The most work (entries of the chain read, both bounds of both
+/// outcomes) the iterations may take before they stop with the bounds they
+/// have.
 const WORK: u64 = 4_000_000_000;
 
 /// Bounds closer than this end the iteration.
@@ -54,15 +55,46 @@ const CLOSED: f64 = 1e-14;
 
 enum Node {
     /// The game is over: 1 if the leader won, 0 otherwise, and whether it lost.
-    Done {
-        win: f64,
-        loss: f64,
-    },
-    Moves(Vec<(usize, f64)>),
+    Done { win: f64, loss: f64 },
+    /// Play goes on: the successors with their chances, and the chances
+    /// that the game ends at once (a throw after which the side to move has
+    /// no action and, by the rules, loses) in the leader's win or loss.
+    Moves { out: Vec<(usize, f64)>, win: f64, loss: f64 },
 }
 
 /// Solves the chain from the start position.
 pub fn leader_chances(sol: &Solution, leader: Policy, follower: Policy) -> ChainResult {
+    let nodes = chain_of_play(sol, leader, follower);
+    if let Node::Done { win, loss } = nodes[0] {
+        return ChainResult {
+            leader_wins: win,
+            leader_loses: loss,
+            endless: 1.0 - win - loss,
+            states: 1,
+            sweeps: 0,
+            residual: 0.0,
+            error: 0.0,
+        };
+    }
+    let states = nodes.len();
+    let chain = Chain::new(&nodes);
+    drop(nodes);
+    let (win, loss, sweeps, residual) = chain.chances(WORK);
+    let (w, l) = (0.5 * (win.0 + win.1), 0.5 * (loss.0 + loss.1));
+    ChainResult {
+        leader_wins: w,
+        leader_loses: l,
+        endless: (1.0 - w - l).max(0.0),
+        states,
+        sweeps,
+        residual,
+        error: 0.5 * (win.1 - win.0).max(loss.1 - loss.0),
+    }
+}
+
+/// The positions play reaches from the start under the two policies, the
+/// start first, each with its successors.
+fn chain_of_play(sol: &Solution, leader: Policy, follower: Policy) -> Vec<Node> {
     let rules = &sol.rules;
     let mut ids: FxHashMap<(Sector, u64, bool), usize> = FxHashMap::default();
     let mut indexers: FxHashMap<Sector, Indexer> = FxHashMap::default();
@@ -84,6 +116,8 @@ pub fn leader_chances(sol: &Solution, leader: Policy, follower: Policy) -> Chain
         } else {
             let policy = if lead { leader } else { follower };
             let mut edges: Vec<(State, f64)> = Vec::new();
+            // The chance of throws after which the side to move is blocked.
+            let mut blocked = 0.0;
             for (throw, p72) in rules.throw_outcomes(&st) {
                 let kids: Vec<State> = rules.actions(&st, throw).into_iter().map(|k| k.1).collect();
                 let chosen: Vec<State> = match policy {
@@ -93,10 +127,19 @@ pub fn leader_chances(sol: &Solution, leader: Policy, follower: Policy) -> Chain
                         best.into_iter().map(|i| kids[i]).collect()
                     }
                 };
+                if chosen.is_empty() {
+                    blocked += p72 as f64 / 72.0;
+                }
                 let share = p72 as f64 / 72.0 / chosen.len().max(1) as f64;
                 edges.extend(chosen.into_iter().map(|c| (c, share)));
                 debug_assert!(throw == Throw::None || !kids.is_empty() || rules.blocked != Blocked::Pass);
             }
+            // A blocked side loses, unless a blocked game is drawn.
+            let (win, loss) = match rules.blocked {
+                Blocked::Draw => (0.0, 0.0),
+                _ if lead => (0.0, blocked),
+                _ => (blocked, 0.0),
+            };
             if edges.is_empty() {
                 match rules.blocked {
                     Blocked::Draw => Node::Done { win: 0.0, loss: 0.0 },
@@ -116,23 +159,12 @@ pub fn leader_chances(sol: &Solution, leader: Policy, follower: Policy) -> Chain
                         None => out.push((id, p)),
                     }
                 }
-                Node::Moves(out)
+                Node::Moves { out, win, loss }
             }
         };
         nodes.push(node);
     }
-    let chain = Chain::new(&nodes);
-    let (win, loss, sweeps, residual) = chain.chances(WORK);
-    let (w, l) = (0.5 * (win.0 + win.1), 0.5 * (loss.0 + loss.1));
-    ChainResult {
-        leader_wins: w,
-        leader_loses: l,
-        endless: (1.0 - w - l).max(0.0),
-        states: nodes.len(),
-        sweeps,
-        residual,
-        error: 0.5 * (win.1 - win.0).max(loss.1 - loss.0),
-    }
+    nodes
 }
 
 /// The chain's linear system over the nodes from which an end can be
@@ -157,14 +189,18 @@ impl Chain {
         // Backwards from the ends.
         let mut back: Vec<Vec<u32>> = vec![Vec::new(); n];
         for (i, node) in nodes.iter().enumerate() {
-            if let Node::Moves(out) = node {
+            if let Node::Moves { out, .. } = node {
                 for &(j, _) in out {
                     back[j].push(i as u32);
                 }
             }
         }
         let mut reach = vec![false; n];
-        let mut stack: Vec<usize> = (0..n).filter(|&i| matches!(nodes[i], Node::Done { .. })).collect();
+        let ends = |i: usize| match nodes[i] {
+            Node::Done { .. } => true,
+            Node::Moves { win, loss, .. } => win + loss > 0.0,
+        };
+        let mut stack: Vec<usize> = (0..n).filter(|&i| ends(i)).collect();
         for &i in &stack {
             reach[i] = true;
         }
@@ -179,7 +215,7 @@ impl Chain {
         drop(back);
         // The rows: the nodes that still move and can end, in reverse
         // discovery order (most successors then come before, for the sweeps).
-        let kept: Vec<usize> = (0..n).rev().filter(|&i| reach[i] && matches!(nodes[i], Node::Moves(_))).collect();
+        let kept: Vec<usize> = (0..n).rev().filter(|&i| reach[i] && matches!(nodes[i], Node::Moves { .. })).collect();
         let mut row = vec![u32::MAX; n];
         for (r, &i) in kept.iter().enumerate() {
             row[i] = r as u32;
@@ -193,19 +229,19 @@ impl Chain {
             first: (row[0] != u32::MAX).then_some(row[0] as usize),
         };
         for &i in &kept {
-            let Node::Moves(out) = &nodes[i] else { unreachable!("rows move") };
-            let (mut w, mut l) = (0.0, 0.0);
+            let Node::Moves { out, win, loss } = &nodes[i] else { unreachable!("rows move") };
+            let (mut w, mut l) = (*win, *loss);
             for &(j, p) in out {
                 match &nodes[j] {
                     Node::Done { win, loss } => {
                         w += p * win;
                         l += p * loss;
                     }
-                    Node::Moves(_) if row[j] != u32::MAX => {
+                    Node::Moves { .. } if row[j] != u32::MAX => {
                         chain.cols.push(row[j]);
                         chain.probs.push(p);
                     }
-                    Node::Moves(_) => {}
+                    Node::Moves { .. } => {}
                 }
             }
             chain.win.push(w);
@@ -236,7 +272,10 @@ impl Chain {
         let (mut l_lo, mut l_hi) = (vec![0.0; m], vec![1.0; m]);
         let (s1, c1) = self.sweep(&self.win, &mut w_lo, &mut w_hi, first, work / 2);
         let (s2, c2) = self.sweep(&self.loss, &mut l_lo, &mut l_hi, first, work / 2);
-        ((w_lo[first], w_hi[first]), (l_lo[first], l_hi[first]), s1.max(s2), c1.max(c2))
+        // A win and a loss together have a chance of at most 1.
+        let (wl, ll) = (w_lo[first], l_lo[first]);
+        let (wh, lh) = (w_hi[first].min(1.0 - ll).max(wl), l_hi[first].min(1.0 - wl).max(ll));
+        ((wl, wh), (ll, lh), s1.max(s2), c1.max(c2))
     }
 
     /// Gauss–Seidel sweeps of both bounds (each row after the rows it
@@ -245,11 +284,12 @@ impl Chain {
     /// start (within `CLOSED`), a sweep changes nothing, or `work` rows'
     /// entries were read.
     fn sweep(&self, b: &[f64], lo: &mut [f64], hi: &mut [f64], first: usize, work: u64) -> (usize, f64) {
-        let per = self.cols.len().max(1) as u64;
-        let mut sweeps = 0;
+        // Each sweep reads every entry twice, once for each bound.
+        let per = 2 * self.cols.len().max(1) as u64;
+        let (mut sweeps, mut last) = (0, 0.0);
         loop {
             if hi[first] - lo[first] <= CLOSED {
-                return (sweeps, 0.0);
+                return (sweeps, last);
             }
             sweeps += 1;
             let mut change: f64 = 0.0;
@@ -261,8 +301,9 @@ impl Chain {
                 lo[r] = a.max(lo[r]);
                 hi[r] = c.min(hi[r]);
             }
+            last = change.max(0.0);
             if change <= 0.0 || sweeps as u64 * per >= work {
-                return (sweeps, change.max(0.0));
+                return (sweeps, last);
             }
         }
     }
@@ -294,7 +335,7 @@ mod tests {
                     if stay > 0.0 {
                         out.push((k, stay));
                     }
-                    Node::Moves(out)
+                    Node::Moves { out, win: 0.0, loss: 0.0 }
                 }
             })
             .collect()
@@ -319,9 +360,9 @@ mod tests {
     fn bounds_cut_short_still_hold_the_chance() {
         let nodes = walk(200, 0.0);
         let mut last = (0.0, 1.0);
-        for work in [1_000, 100_000, 100_000_000] {
+        for work in [1_000, 100_000, 400_000_000] {
             let (lo, hi) = win(&nodes, work);
-            assert!(lo <= 0.5 && 0.5 <= hi, "after {work}: [{lo}, {hi}]");
+            assert!(lo <= 0.5 + 1e-15 && 0.5 <= hi + 1e-15, "after {work}: [{lo}, {hi}]");
             // More work, narrower bounds; little work leaves them wide.
             assert!(lo >= last.0 && hi <= last.1, "after {work}: [{lo}, {hi}] against {last:?}");
             last = (lo, hi);
@@ -335,16 +376,22 @@ mod tests {
     fn play_that_cannot_end_is_endless_at_once() {
         // The start leads to a loss or into two nodes that only lead to
         // each other: it loses with chance 1/2 and never ends otherwise.
+        let moves = |out: Vec<(usize, f64)>| Node::Moves { out, win: 0.0, loss: 0.0 };
         let nodes = vec![
-            Node::Moves(vec![(1, 0.5), (3, 0.5)]),
-            Node::Moves(vec![(2, 1.0)]),
-            Node::Moves(vec![(1, 1.0)]),
+            moves(vec![(1, 0.5), (3, 0.5)]),
+            moves(vec![(2, 1.0)]),
+            moves(vec![(1, 1.0)]),
             Node::Done { win: 0.0, loss: 1.0 },
         ];
         let (win, loss, _, _) = Chain::new(&nodes).chances(u64::MAX);
         assert_eq!((win, loss), ((0.0, 0.0), (0.5, 0.5)));
         // The start itself can never end.
-        let nodes = vec![Node::Moves(vec![(0, 1.0)]), Node::Done { win: 1.0, loss: 0.0 }];
+        let nodes = vec![moves(vec![(0, 1.0)]), Node::Done { win: 1.0, loss: 0.0 }];
         assert_eq!(Chain::new(&nodes).chances(u64::MAX).0, (0.0, 0.0));
+        // A throw that leaves the side to move blocked ends the game at once.
+        let nodes = vec![Node::Moves { out: vec![(0, 0.75)], win: 0.0, loss: 0.25 }];
+        let (win, loss, _, _) = Chain::new(&nodes).chances(u64::MAX);
+        assert!(win.0 == 0.0 && win.1 <= CLOSED, "{win:?}");
+        assert!(loss.0 >= 1.0 - 1e-13 && loss.0 <= 1.0 && loss.1 >= 1.0 - 1e-14, "{loss:?}");
     }
 }

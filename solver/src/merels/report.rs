@@ -76,10 +76,12 @@ pub struct StartReport {
     pub position: String,
     #[serde(flatten)]
     pub value: ValueReport,
-    /// Chances of the first player when both play the computed optimal
-    /// strategy (ties between equally good actions broken uniformly at
-    /// random): from the value without chance, else from the exact Markov
-    /// chain, which needs every table in memory (`None` when they are not).
+    /// Chances of the first player when both play as `perfect` does
+    /// (`perfect::best_children`: ties between equally good actions broken
+    /// uniformly at random, under chance the side ahead keeping to those of
+    /// least progress rank): from the value without chance, else from the
+    /// exact Markov chain, which needs every table in memory (`None` when
+    /// they are not).
     pub p_win: Option<f64>,
     pub p_draw: Option<f64>,
     pub p_loss: Option<f64>,
