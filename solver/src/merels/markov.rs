@@ -134,19 +134,19 @@ fn chain_of_play(sol: &Solution, leader: Policy, follower: Policy) -> Vec<Node> 
                 edges.extend(chosen.into_iter().map(|c| (c, share)));
                 debug_assert!(throw == Throw::None || !kids.is_empty() || rules.blocked != Blocked::Pass);
             }
-            // A blocked side loses, unless a blocked game is drawn.
-            let (win, loss) = match rules.blocked {
+            // A blocked side loses, unless a blocked game is drawn: the
+            // leader's win and loss when the side to move is blocked with
+            // chance `c`.
+            let blocked_end = |c: f64| match rules.blocked {
                 Blocked::Draw => (0.0, 0.0),
-                _ if lead => (0.0, blocked),
-                _ => (blocked, 0.0),
+                _ if lead => (0.0, c),
+                _ => (c, 0.0),
             };
             if edges.is_empty() {
-                match rules.blocked {
-                    Blocked::Draw => Node::Done { win: 0.0, loss: 0.0 },
-                    _ if lead => Node::Done { win: 0.0, loss: 1.0 },
-                    _ => Node::Done { win: 1.0, loss: 0.0 },
-                }
+                let (win, loss) = blocked_end(1.0);
+                Node::Done { win, loss }
             } else {
+                let (win, loss) = blocked_end(blocked);
                 let mut out: Vec<(usize, f64)> = Vec::with_capacity(edges.len());
                 for (c, p) in edges {
                     let k = key(&c, !lead);
@@ -280,9 +280,8 @@ impl Chain {
 
     /// Gauss–Seidel sweeps of both bounds (each row after the rows it
     /// reads, mostly): both move monotonically to the solution, and only
-    /// inwards, until they meet at the
-    /// start (within `CLOSED`), a sweep changes nothing, or `work` rows'
-    /// entries were read.
+    /// inwards, until they meet at the start (within `CLOSED`), a sweep
+    /// changes nothing, or `work` entries were read.
     fn sweep(&self, b: &[f64], lo: &mut [f64], hi: &mut [f64], first: usize, work: u64) -> (usize, f64) {
         // Each sweep reads every entry twice, once for each bound.
         let per = 2 * self.cols.len().max(1) as u64;
