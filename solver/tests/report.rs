@@ -28,3 +28,19 @@ fn chances_under_chance_come_from_the_chain() {
     let total = start.p_win.unwrap() + start.p_draw.unwrap() + start.p_loss.unwrap();
     assert!((total - 1.0).abs() < 1e-9, "{total}");
 }
+
+#[test]
+fn chances_close_where_play_is_absorbed_slowly() {
+    // Six men's morris with the special throw at even odds: the value is 0
+    // and play under optimal strategies is long (over 1,600 plies expected
+    // from the start), so the chain's sweeps stop far apart and the bounds
+    // come from the expected visits.
+    let rules = Rules::new(BoardKind::Six, Dice::Schaedler).try_with_special_72(36).expect("a valid chance");
+    let sol = Solution::solve(rules, &Silent);
+    let start = report(&sol, 0.0).start.expect("the start is solved");
+    let (win, loss, error) = (start.p_win.unwrap(), start.p_loss.unwrap(), start.p_error.unwrap());
+    assert!(error < 1e-9, "P(win) {win}, P(loss) {loss} ± {error}");
+    let v = sol.interval(&engine::merels::State::start(rules.men())).unwrap().v;
+    assert!((win - loss - v).abs() < 1e-6, "P(win) − P(loss) = {} against the value {v}", win - loss);
+    assert!(win > 0.49 && loss > 0.49, "P(win) {win}, P(loss) {loss}");
+}

@@ -3,11 +3,20 @@
 //! than sampled. Each probability is closed in from below (from 0) and from
 //! above (from 1, over the positions from which play can still end; 0 for
 //! the others) at once: both iterations are monotone and meet at the chain's
-//! unique solution, so the gap between them proves how far each figure can be off,
-//! however slowly play gets absorbed (long games of equally good moves).
+//! unique solution, so the gap between them proves how far each figure can be off.
+//!
+//! Where play is absorbed slowly (long games of equally good moves) those
+//! sweeps close in at a crawl, and the chain is solved by a Krylov method
+//! instead (GMRES, preconditioned by a Gauss–Seidel sweep), whose answer is
+//! then proved: with `N = (I − Q)⁻¹ ≥ 0`, a vector `t` with `t − Q t ≥ c > 0`
+//! bounds `N 1 ≤ t / c` (a bound on the expected length of play from every
+//! node), and an approximate solution `x̃` with residual `r = b + Q x̃ − x̃`
+//! is then off by at most `‖r‖∞ · t / c` at every node, since
+//! `x − x̃ = N r`.
 
 use engine::merels::{Blocked, State, Throw};
 use fxhash::FxHashMap;
+use rayon::prelude::*;
 
 use super::index::Indexer;
 use super::perfect::best_children;
@@ -40,15 +49,15 @@ pub struct ChainResult {
     pub residual: f64,
     /// The most `leader_wins` and `leader_loses` can be off: half the gap
     /// between their bounds from below and from above (0 up to rounding
-    /// when the iteration closed; larger when it stopped at its limit of
-    /// work, `WORK`).
+    /// when the sweeps closed, about 1e-11 from the expected visits; larger
+    /// when both stopped at their limit of work, `WORK`).
     pub error: f64,
 }
 
-/// The most work (entries of the chain read, both bounds of both
-/// outcomes) the iterations may take before they stop with the bounds they
-/// have.
-const WORK: u64 = 4_000_000_000;
+/// The most work (entries of the chain read by the sweeps, both bounds of
+/// both outcomes, and by the Krylov method, with the vector entries it
+/// touches) before the chances are given with the bounds they have.
+const WORK: u64 = 20_000_000_000;
 
 /// Bounds closer than this end the iteration.
 const CLOSED: f64 = 1e-14;
@@ -173,14 +182,21 @@ fn chain_of_play(sol: &Solution, leader: Policy, follower: Policy) -> Vec<Node> 
 /// loss. `Q` is substochastic and play leaves these nodes with chance 1,
 /// so `I − Q` is invertible and the system has one solution.
 struct Chain {
-    /// Where the rows of `cols` and `probs` start (one row per node kept).
-    start: Vec<usize>,
-    cols: Vec<u32>,
-    probs: Vec<f64>,
+    q: Sparse,
     win: Vec<f64>,
     loss: Vec<f64>,
     /// The place of the start (node 0) among the rows, if it is kept.
     first: Option<usize>,
+}
+
+/// A sparse matrix by rows.
+struct Sparse {
+    /// Where the rows of `cols` and `probs` start.
+    start: Vec<usize>,
+    cols: Vec<u32>,
+    probs: Vec<f64>,
+    /// Gauss–Seidel sweeps run from the last row to the first.
+    backwards: bool,
 }
 
 impl Chain {
@@ -220,14 +236,8 @@ impl Chain {
         for (r, &i) in kept.iter().enumerate() {
             row[i] = r as u32;
         }
-        let mut chain = Chain {
-            start: vec![0],
-            cols: Vec::new(),
-            probs: Vec::new(),
-            win: Vec::new(),
-            loss: Vec::new(),
-            first: (row[0] != u32::MAX).then_some(row[0] as usize),
-        };
+        let mut q = Sparse { start: vec![0], cols: Vec::new(), probs: Vec::new(), backwards: false };
+        let (mut win_now, mut loss_now) = (Vec::new(), Vec::new());
         for &i in &kept {
             let Node::Moves { out, win, loss } = &nodes[i] else { unreachable!("rows move") };
             let (mut w, mut l) = (*win, *loss);
@@ -238,44 +248,170 @@ impl Chain {
                         l += p * loss;
                     }
                     Node::Moves { .. } if row[j] != u32::MAX => {
-                        chain.cols.push(row[j]);
-                        chain.probs.push(p);
+                        q.cols.push(row[j]);
+                        q.probs.push(p);
                     }
                     Node::Moves { .. } => {}
                 }
             }
-            chain.win.push(w);
-            chain.loss.push(l);
-            chain.start.push(chain.cols.len());
+            win_now.push(w);
+            loss_now.push(l);
+            q.start.push(q.cols.len());
         }
-        chain
-    }
-
-    fn len(&self) -> usize {
-        self.win.len()
-    }
-
-    /// `(Q v)_r`.
-    #[inline]
-    fn q_row(&self, r: usize, v: &[f64]) -> f64 {
-        let (a, b) = (self.start[r], self.start[r + 1]);
-        self.cols[a..b].iter().zip(&self.probs[a..b]).map(|(&c, &p)| p * v[c as usize]).sum()
+        Chain { q, win: win_now, loss: loss_now, first: (row[0] != u32::MAX).then_some(row[0] as usize) }
     }
 
     /// The start's chances of a win and of a loss, each bounded from below
     /// and above; the sweeps made and the last one's largest change.
     fn chances(&self, work: u64) -> ((f64, f64), (f64, f64), usize, f64) {
+        self.bounds(work / 50, work - work / 25)
+    }
+
+    /// [`Chain::chances`] with `sweeps` of work for each outcome's sweeps
+    /// and `krylov` for the expected visits.
+    fn bounds(&self, sweeps: u64, krylov: u64) -> ((f64, f64), (f64, f64), usize, f64) {
         let Some(first) = self.first else { return ((0.0, 0.0), (0.0, 0.0), 0, 0.0) };
-        let m = self.len();
-        // 0 is a bound from below everywhere, 1 one from above.
+        let m = self.q.len();
+        // 0 is a bound from below everywhere, 1 one from above. The sweeps
+        // first, with a 25th of the work: they close soon where play is
+        // absorbed fast.
         let (mut w_lo, mut w_hi) = (vec![0.0; m], vec![1.0; m]);
         let (mut l_lo, mut l_hi) = (vec![0.0; m], vec![1.0; m]);
-        let (s1, c1) = self.sweep(&self.win, &mut w_lo, &mut w_hi, first, work / 2);
-        let (s2, c2) = self.sweep(&self.loss, &mut l_lo, &mut l_hi, first, work / 2);
+        let (s1, c1) = self.q.sweep(&self.win, &mut w_lo, &mut w_hi, first, sweeps);
+        let (s2, c2) = self.q.sweep(&self.loss, &mut l_lo, &mut l_hi, first, sweeps);
+        let (mut win, mut loss) = ((w_lo[first], w_hi[first]), (l_lo[first], l_hi[first]));
+        drop((w_lo, w_hi, l_lo, l_hi));
+        let open = win.1 - win.0 > CLOSED || loss.1 - loss.0 > CLOSED;
+        if open && let Some([w, l]) = self.visits(first, krylov) {
+            win = (win.0.max(w.0), win.1.min(w.1));
+            loss = (loss.0.max(l.0), loss.1.min(l.1));
+        }
         // A win and a loss together have a chance of at most 1.
-        let (wl, ll) = (w_lo[first], l_lo[first]);
-        let (wh, lh) = (w_hi[first].min(1.0 - ll).max(wl), l_hi[first].min(1.0 - wl).max(ll));
+        let (wl, ll) = (win.0, loss.0);
+        let (wh, lh) = (win.1.min(1.0 - ll).max(wl), loss.1.min(1.0 - wl).max(ll));
         ((wl, wh), (ll, lh), s1.max(s2), c1.max(c2))
+    }
+
+    /// The start's chances of a win and of a loss, bounded, from the
+    /// expected visits to every node: `y` with `(I − Q)ᵀ y = e` (`e` the
+    /// start's unit vector) gives `x_first = yᵀ b` for either outcome. An
+    /// approximate `ỹ` with residual `s = e − (I − Q)ᵀ ỹ` is off by
+    /// `x_first − ỹᵀ b = sᵀ x`, and `0 ≤ x ≤ 1` bounds that by the sums of
+    /// the residual's negative and positive entries, however far the
+    /// solve got within `work`. `None` if it failed.
+    fn visits(&self, first: usize, work: u64) -> Option<[(f64, f64); 2]> {
+        let m = self.q.len();
+        let qt = self.q.transpose();
+        let mut e = vec![0.0; m];
+        e[first] = 1.0;
+        let mut y = vec![0.0; m];
+        let mut work = work.saturating_sub(2 * qt.cols.len() as u64);
+        qt.gmres(&e, &mut y, VISITS, &mut work)?;
+        // `sᵀ x` for every `0 ≤ x ≤ 1`, its rounding included.
+        let (mut below, mut above) = (0.0, 0.0);
+        for r in 0..m {
+            let (s, err) = qt.residual_row(&e, &y, r);
+            below += (s - err).min(0.0);
+            above += (s + err).max(0.0);
+        }
+        let sums = 2.0 * m as f64 * f64::EPSILON;
+        let (below, above) = (below * (1.0 + sums), above * (1.0 + sums));
+        Some([&self.win, &self.loss].map(|b| {
+            let (value, size) = exact_dot(&y, b);
+            let round = 4.0 * f64::EPSILON * size;
+            (value + below - round, value + above + round)
+        }))
+    }
+}
+
+/// Bounds closer than this need no more work from the expected visits
+/// (the sum of the sizes of the residual's entries).
+const VISITS: f64 = 1e-12;
+
+/// `aᵀ b` with the rounding of its sum compensated (Neumaier), and
+/// `Σ |aᵢ bᵢ|`: the result is off by at most about `4 ε` times the latter.
+fn exact_dot(a: &[f64], b: &[f64]) -> (f64, f64) {
+    let (mut sum, mut comp, mut size) = (0.0f64, 0.0f64, 0.0f64);
+    for (x, y) in a.iter().zip(b) {
+        let v = x * y;
+        size += v.abs();
+        let t = sum + v;
+        comp += if sum.abs() >= v.abs() { (sum - t) + v } else { (v - t) + sum };
+        sum = t;
+    }
+    (sum + comp, size)
+}
+
+impl Sparse {
+    fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    fn row(&self, r: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
+        let (a, b) = (self.start[r], self.start[r + 1]);
+        self.cols[a..b].iter().zip(&self.probs[a..b]).map(|(&c, &p)| (c as usize, p))
+    }
+
+    /// `(Q v)_r`.
+    #[inline]
+    fn q_row(&self, r: usize, v: &[f64]) -> f64 {
+        self.row(r).map(|(c, p)| p * v[c]).sum()
+    }
+
+    /// The matrix by columns.
+    fn transpose(&self) -> Sparse {
+        let m = self.len();
+        let mut start = vec![0usize; m + 1];
+        for &c in &self.cols {
+            start[c as usize + 1] += 1;
+        }
+        for r in 0..m {
+            start[r + 1] += start[r];
+        }
+        let mut fill = start.clone();
+        let mut cols = vec![0u32; self.cols.len()];
+        let mut probs = vec![0.0; self.cols.len()];
+        for r in 0..m {
+            for (c, p) in self.row(r) {
+                cols[fill[c]] = r as u32;
+                probs[fill[c]] = p;
+                fill[c] += 1;
+            }
+        }
+        Sparse { start, cols, probs, backwards: !self.backwards }
+    }
+
+    /// `out = (I − Q) x`.
+    fn apply(&self, x: &[f64], out: &mut [f64]) {
+        out.par_iter_mut().enumerate().with_min_len(4096).for_each(|(r, o)| *o = x[r] - self.q_row(r, x));
+    }
+
+    /// `z = M⁻¹ v` for `M = I − L`, `L` the entries of `Q` that read rows
+    /// swept before their own: one Gauss–Seidel sweep from 0, forwards
+    /// (most entries of the chain read rows before their own) or, for its
+    /// transpose, backwards.
+    fn precondition(&self, v: &[f64], z: &mut [f64]) {
+        let m = self.len();
+        for k in 0..m {
+            let r = if self.backwards { m - 1 - k } else { k };
+            let sum: f64 =
+                self.row(r).filter(|&(c, _)| (c < r) != self.backwards && c != r).map(|(c, p)| p * z[c]).sum();
+            z[r] = v[r] + sum;
+        }
+    }
+
+    /// Row `r` of `b + Q x − x` and a bound on the rounding of its sum.
+    #[inline]
+    fn residual_row(&self, b: &[f64], x: &[f64], r: usize) -> (f64, f64) {
+        let (mut sum, mut size, mut terms) = (b[r] - x[r], b[r].abs() + x[r].abs(), 3.0);
+        for (c, p) in self.row(r) {
+            sum += p * x[c];
+            size += (p * x[c]).abs();
+            terms += 1.0;
+        }
+        // Each addition and product rounds by at most one unit in the last
+        // place of a partial sum (at most `size`).
+        (sum, 2.0 * terms * f64::EPSILON * size)
     }
 
     /// Gauss–Seidel sweeps of both bounds (each row after the rows it
@@ -306,6 +442,130 @@ impl Chain {
             }
         }
     }
+
+    /// Restarted GMRES on `(I − Q) x = b`, preconditioned from the right
+    /// by a Gauss–Seidel sweep, from `x` as given: each restart starts from
+    /// the true residual, so that its rounding does not pile up. Stops when
+    /// the sum of the residual's entries' sizes is at most `tol`, when
+    /// restarts gain nothing, or when `work` (entries of the matrix read,
+    /// vector entries touched) runs out, with what it has; `None` if the
+    /// rounding ran away.
+    fn gmres(&self, b: &[f64], x: &mut [f64], tol: f64, work: &mut u64) -> Option<()> {
+        let m = self.len();
+        let nnz = self.cols.len() as u64;
+        let mut basis: Vec<Vec<f64>> = Vec::with_capacity(KRYLOV + 1);
+        let mut z = vec![0.0; m];
+        let mut w = vec![0.0; m];
+        let (mut best, mut stalled) = (f64::INFINITY, 0);
+        loop {
+            // r = b − (I − Q) x.
+            self.apply(x, &mut w);
+            let mut r: Vec<f64> = b.iter().zip(&w).map(|(b, w)| b - w).collect();
+            if r.iter().map(|v| v.abs()).sum::<f64>() <= tol {
+                return Some(());
+            }
+            let beta = norm(&r);
+            if beta < 0.5 * best {
+                (best, stalled) = (beta, 0);
+            } else {
+                stalled += 1;
+                if stalled == STALL {
+                    // No longer gaining: what it has is as good as it gets.
+                    return Some(());
+                }
+            }
+            r.iter_mut().for_each(|v| *v /= beta);
+            basis.clear();
+            basis.push(r);
+            // The Hessenberg matrix's columns after rotation, the
+            // rotations and the rotated right-hand side.
+            let mut h: Vec<Vec<f64>> = Vec::with_capacity(KRYLOV);
+            let mut rot: Vec<(f64, f64)> = Vec::with_capacity(KRYLOV);
+            let mut g = vec![beta];
+            let mut spent = false;
+            for j in 0..KRYLOV {
+                let Some(left) = work.checked_sub(2 * nnz + (2 * j as u64 + 6) * m as u64) else {
+                    spent = true;
+                    break;
+                };
+                *work = left;
+                self.precondition(&basis[j], &mut z);
+                self.apply(&z, &mut w);
+                let mut col = Vec::with_capacity(j + 2);
+                for v in &basis {
+                    let d = dot(&w, v);
+                    axpy(-d, v, &mut w);
+                    col.push(d);
+                }
+                let size = norm(&w);
+                col.push(size);
+                for (i, &(c, s)) in rot.iter().enumerate() {
+                    let (a, b) = (col[i], col[i + 1]);
+                    col[i] = c * a + s * b;
+                    col[i + 1] = -s * a + c * b;
+                }
+                let (a, b) = (col[j], col[j + 1]);
+                let hyp = a.hypot(b);
+                let (c, s) = if hyp == 0.0 { (1.0, 0.0) } else { (a / hyp, b / hyp) };
+                col[j] = hyp;
+                col[j + 1] = 0.0;
+                rot.push((c, s));
+                g.push(-s * g[j]);
+                g[j] *= c;
+                h.push(col);
+                // The estimate is of the residual's 2-norm (rounding aside),
+                // at least its sum over √m; the restart measures it.
+                if size == 0.0 || g[j + 1].abs() * (m as f64).sqrt() <= tol {
+                    break;
+                }
+                basis.push(w.iter().map(|v| v / size).collect());
+            }
+            // y from the triangle, then x += M⁻¹ (V y).
+            let k = h.len();
+            let mut y = vec![0.0; k];
+            for i in (0..k).rev() {
+                let s: f64 = (i + 1..k).map(|l| h[l][i] * y[l]).sum();
+                y[i] = (g[i] - s) / h[i][i];
+            }
+            w.iter_mut().for_each(|v| *v = 0.0);
+            for (v, &c) in basis.iter().zip(&y) {
+                axpy(c, v, &mut w);
+            }
+            self.precondition(&w, &mut z);
+            x.iter_mut().zip(&z).for_each(|(x, z)| *x += z);
+            if !x.iter().all(|v| v.is_finite()) {
+                return None;
+            }
+            if spent {
+                return Some(());
+            }
+        }
+    }
+}
+
+/// Vectors GMRES keeps between restarts.
+const KRYLOV: usize = 40;
+
+/// Restarts in a row that may fail to halve the residual before GMRES
+/// gives up.
+const STALL: usize = 2;
+
+/// Vector entries a thread takes at a time.
+const CHUNK: usize = 1 << 14;
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.par_chunks(CHUNK).zip(b.par_chunks(CHUNK)).map(|(a, b)| a.iter().zip(b).map(|(a, b)| a * b).sum::<f64>()).sum()
+}
+
+/// `y += a x`.
+fn axpy(a: f64, x: &[f64], y: &mut [f64]) {
+    y.par_chunks_mut(CHUNK)
+        .zip(x.par_chunks(CHUNK))
+        .for_each(|(y, x)| y.iter_mut().zip(x).for_each(|(y, x)| *y += a * x));
+}
+
+fn norm(a: &[f64]) -> f64 {
+    dot(a, a).sqrt()
 }
 
 #[cfg(test)]
@@ -369,6 +629,107 @@ mod tests {
         assert!(last.1 - last.0 < 1e-9, "{last:?}");
         let (lo, hi) = win(&nodes, 1_000);
         assert!(hi - lo > 0.5, "[{lo}, {hi}]");
+    }
+
+    #[test]
+    fn the_expected_visits_close_the_bounds_where_the_sweeps_crawl() {
+        // A fair walk of 100 that stands still a quarter of the time takes
+        // about 3,300 steps to end: sweeps with little work stop far from
+        // closed, the expected visits close them.
+        let chain = Chain::new(&walk(100, 0.25));
+        let ((lo, hi), _, _, _) = chain.bounds(400_000, 0);
+        assert!(hi - lo > 0.1, "[{lo}, {hi}]");
+        let (win, loss, _, _) = chain.bounds(400_000, 400_000_000);
+        for (c, name) in [(win, "win"), (loss, "loss")] {
+            assert!(c.0 <= 0.5 && 0.5 <= c.1 && c.1 - c.0 < 1e-9, "{name}: {c:?}");
+        }
+    }
+
+    /// The chances of a win and a loss from node 0 by Gaussian elimination
+    /// on the whole matrix of `x = Q x + b` (every node that moves), with
+    /// partial pivoting: the slow twin of [`Chain::chances`].
+    fn dense(nodes: &[Node]) -> (f64, f64) {
+        let n = nodes.len();
+        let solve = |pick: fn(f64, f64) -> f64| {
+            // Rows `i`: x_i − Σ q_ij x_j = b_i; a node that cannot end gets
+            // x = 0 by the chain's own rule, so it is found first.
+            let mut a = vec![vec![0.0; n + 1]; n];
+            for (i, node) in nodes.iter().enumerate() {
+                a[i][i] = 1.0;
+                match node {
+                    Node::Done { win, loss } => a[i][n] = pick(*win, *loss),
+                    Node::Moves { out, win, loss } => {
+                        a[i][n] = pick(*win, *loss);
+                        for &(j, p) in out {
+                            a[i][j] -= p;
+                        }
+                    }
+                }
+            }
+            for k in 0..n {
+                let p = (k..n).max_by(|&x, &y| a[x][k].abs().total_cmp(&a[y][k].abs())).unwrap();
+                a.swap(k, p);
+                let pivot = a[k].clone();
+                for (i, row) in a.iter_mut().enumerate() {
+                    if i != k {
+                        let f = row[k] / pivot[k];
+                        row.iter_mut().zip(&pivot).skip(k).for_each(|(x, p)| *x -= f * p);
+                    }
+                }
+            }
+            a[0][n] / a[0][0]
+        };
+        (solve(|w, _| w), solve(|_, l| l))
+    }
+
+    #[test]
+    fn the_bounds_hold_the_chances_of_random_chains() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(72);
+        // Bounds that the work left open (they hold all the same).
+        let mut wide = 0;
+        for case in 0..200 {
+            let n = rng.random_range(2..60);
+            // Every node ends at once with a small chance or moves on, so
+            // play ends with chance 1 (the dense twin needs no endless
+            // nodes); some chains end slowly.
+            let slow = if case % 3 == 0 { 1e-3 } else { 0.05 };
+            let nodes: Vec<Node> = (0..n)
+                .map(|i| {
+                    if i > 0 && rng.random_bool(0.1) {
+                        let win = rng.random_bool(0.5);
+                        return Node::Done { win: f64::from(u8::from(win)), loss: f64::from(u8::from(!win)) };
+                    }
+                    let end = rng.random_range(0.0..slow);
+                    let win = end * rng.random_range(0.0..1.0);
+                    let k = rng.random_range(1..5);
+                    let out: Vec<(usize, f64)> =
+                        (0..k).map(|_| (rng.random_range(0..n), (1.0 - end) / k as f64)).collect();
+                    Node::Moves { out, win, loss: end - win }
+                })
+                .collect();
+            let (w, l) = dense(&nodes);
+            let chain = Chain::new(&nodes);
+            // The sweeps alone, given all the work they want, and with
+            // too little, the expected visits after them, cut short or not.
+            let m = chain.q.len() as u64;
+            for (sweeps, krylov) in [(u64::MAX / 2, 0), (2_000, 20 * m), (2_000, 200 * m), (2_000, u64::MAX / 2)] {
+                let (win, loss, _, _) = chain.bounds(sweeps, krylov);
+                let work = (sweeps, krylov);
+                for (c, x, name) in [(win, w, "win"), (loss, l, "loss")] {
+                    let slack = 1e-12;
+                    assert!(
+                        c.0 <= x + slack && x <= c.1 + slack,
+                        "case {case}, work {work:?}, {name}: {x} not in {c:?}"
+                    );
+                    let closed = c.1 - c.0 < 1e-9;
+                    assert!(closed || krylov < u64::MAX / 2, "case {case}, work {work:?}, {name}: {c:?} not closed");
+                    wide += usize::from(!closed);
+                }
+            }
+        }
+        // The work cut short left some open: the containment was tested.
+        assert!(wide > 50, "{wide}");
     }
 
     #[test]
