@@ -5,7 +5,8 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use engine::merels::{BoardKind, Dice, Position, Rules, render};
-use solver::merels::report::{MerelsReport, report};
+use solver::merels::markov::layered_chances;
+use solver::merels::report::{MerelsReport, all_tables_in_memory, report_with};
 use solver::merels::{Solution, SolveOptions};
 
 use crate::common::{parse_threads, pool, print_json};
@@ -234,15 +235,21 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             let bars = Bars::new(quiet);
             let one = opts.group.is_some();
             let mut sol = pool(threads, u64::MAX)?.install(|| Solution::solve_with(rules, &opts, &bars))?;
+            let mut chances = None;
             if !one && sol.complete() {
                 // Tables read from disk a group at a time were dropped: the
-                // start and its moves need theirs back for the report.
+                // chances of perfect play read them again a layer at a time
+                // (where chance is only in the placement), and the start
+                // and its moves need theirs back for the report.
+                if !all_tables_in_memory(&sol) {
+                    chances = layered_chances(&mut sol, &bars)?;
+                }
                 sol.ensure_around(&engine::merels::State::start(rules.men()))?;
             }
             if one {
                 return group_report(&sol, t.elapsed().as_secs_f64(), json);
             }
-            let r = report(&sol, t.elapsed().as_secs_f64());
+            let r = report_with(&sol, t.elapsed().as_secs_f64(), chances);
             if json {
                 print_json(&r)?;
             } else {

@@ -44,3 +44,46 @@ fn chances_close_where_play_is_absorbed_slowly() {
     assert!((win - loss - v).abs() < 1e-6, "P(win) − P(loss) = {} against the value {v}", win - loss);
     assert!(win > 0.49 && loss > 0.49, "P(win) {win}, P(loss) {loss}");
 }
+
+#[test]
+fn chances_a_layer_at_a_time_from_the_database_equal_the_chain() {
+    // Murray's and Bell's readings: the chances carried forward through the
+    // placement layers, each sector's successors read from the database
+    // alone, against the whole chain with every table in memory (which
+    // plays on through the movement phase).
+    use solver::merels::SolveOptions;
+    use solver::merels::markov::layered_chances;
+    let mut boards = vec![
+        Rules::new(BoardKind::Three, Dice::Murray),
+        Rules::new(BoardKind::Three, Dice::Bell),
+        Rules::new(BoardKind::Six, Dice::Murray),
+    ];
+    boards.push(Rules::new(BoardKind::Three, Dice::Murray).with_diagonals(true).expect("three has diagonals"));
+    for rules in boards {
+        let dir = std::env::temp_dir().join(format!("ludus-layered-{}-{}", std::process::id(), rules.label()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let opts = SolveOptions { db: Some(dir.clone()), ..SolveOptions::default() };
+        let whole = Solution::solve_with(rules, &opts, &Silent).unwrap();
+        let chain = leader_chances(&whole, Policy::Perfect, Policy::Perfect);
+        // Read back with nothing kept in memory.
+        let mut sol = Solution::solve_with(rules, &SolveOptions { keep_all: false, ..opts }, &Silent).unwrap();
+        sol.retain_tables(|_| false);
+        let layered = layered_chances(&mut sol, &Silent).unwrap().expect("chance only in placement");
+        let label = rules.label();
+        for (a, b, name) in [
+            (layered.leader_wins, chain.leader_wins, "P(win)"),
+            (layered.leader_loses, chain.leader_loses, "P(loss)"),
+            (layered.endless, chain.endless, "P(draw)"),
+        ] {
+            assert!((a - b).abs() < 1e-12 + chain.error, "{label} {name}: layered {a}, chain {b} ± {}", chain.error);
+        }
+        // P(win) − P(loss) is the start's exact value.
+        let v = whole.interval(&engine::merels::State::start(rules.men())).unwrap().v;
+        assert!((layered.leader_wins - layered.leader_loses - v).abs() < 1e-9, "{label}: {layered:?} against {v}");
+        assert!(sol.tables().next().is_none(), "{label}: tables left in memory");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    // Chance in the movement phase: not layered.
+    let mut sol = Solution::solve(Rules::new(BoardKind::Three, Dice::Schaedler), &Silent);
+    assert!(layered_chances(&mut sol, &Silent).unwrap().is_none());
+}

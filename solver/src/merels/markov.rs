@@ -14,14 +14,16 @@
 //! is then off by at most `‖r‖∞ · t / c` at every node, since
 //! `x − x̃ = N r`.
 
-use engine::merels::{Blocked, State, Throw};
+use engine::merels::{Blocked, Dice, State, Throw};
 use fxhash::FxHashMap;
 use rayon::prelude::*;
 
 use super::index::Indexer;
+use super::observer::Observer;
 use super::perfect::best_children;
-use super::sector::Sector;
-use super::solution::Solution;
+use super::sector::{Sector, successors};
+use super::solution::{Solution, SolveError};
+use super::table::Eval;
 
 /// How a side chooses its actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,14 +145,7 @@ fn chain_of_play(sol: &Solution, leader: Policy, follower: Policy) -> Vec<Node> 
                 edges.extend(chosen.into_iter().map(|c| (c, share)));
                 debug_assert!(throw == Throw::None || !kids.is_empty() || rules.blocked != Blocked::Pass);
             }
-            // A blocked side loses, unless a blocked game is drawn: the
-            // leader's win and loss when the side to move is blocked with
-            // chance `c`.
-            let blocked_end = |c: f64| match rules.blocked {
-                Blocked::Draw => (0.0, 0.0),
-                _ if lead => (0.0, c),
-                _ => (c, 0.0),
-            };
+            let blocked_end = |c: f64| blocked_end(rules.blocked, lead, c);
             if edges.is_empty() {
                 let (win, loss) = blocked_end(1.0);
                 Node::Done { win, loss }
@@ -174,6 +169,134 @@ fn chain_of_play(sol: &Solution, leader: Policy, follower: Policy) -> Vec<Node> 
         nodes.push(node);
     }
     nodes
+}
+
+/// The chances of [`leader_chances`] under perfect play on both sides, for
+/// readings whose chance is all in the placement (Murray's and Bell's), with
+/// the tables read from the database a sector at a time: for nine men's
+/// morris they do not fit in memory together.
+///
+/// Placement puts one man down every ply, so play from the start is a
+/// sequence of layers by the men still in hand, without cycles: the chance
+/// of reaching each position is carried forward one layer at a time, and
+/// each position of a layer is expanded with only its sector's successors'
+/// tables in memory. A position that reaches the movement phase (a game
+/// without chance, where perfect play keeps the value) ends the chain with
+/// the outcome its value gives. `None` where the reading puts chance in the
+/// movement phase; an error if a table cannot be read.
+pub fn layered_chances(sol: &mut Solution, obs: &dyn Observer) -> Result<Option<ChainResult>, SolveError> {
+    let rules = sol.rules;
+    if !matches!(rules.dice, Dice::Murray | Dice::Bell) {
+        return Ok(None);
+    }
+    let tables = sol.board_tables.clone();
+    let start = State::start(rules.men());
+    let key = |st: &State| {
+        let s = Sector::of(st);
+        (s, Indexer::new(tables.clone(), s).index(st))
+    };
+    // The positions of the layer, the leader's turn or not, with the chance
+    // of reaching them; the chance of the leader's win and loss so far.
+    let mut layer: Vec<((Sector, u64), f64)> = vec![(key(&start), 1.0)];
+    let mut lead = true;
+    let (mut win, mut loss) = (0.0, 0.0);
+    let mut states = 0;
+    // A layer per man placed, and the last into the movement phase.
+    obs.begin("chances of perfect play (layers)", 2 * u64::from(rules.men()));
+    while !layer.is_empty() {
+        states += layer.len();
+        layer.sort_unstable_by_key(|a| a.0);
+        let mut next: FxHashMap<(Sector, u64), f64> = FxHashMap::default();
+        let mut at = 0;
+        while at < layer.len() {
+            let sector = layer[at].0.0;
+            let end = at + layer[at..].iter().take_while(|e| e.0.0 == sector).count();
+            // Only this sector's successors' tables in memory.
+            let reads = successors(&rules, sector);
+            sol.retain_tables(|t| reads.contains(t));
+            for &t in &reads {
+                sol.load_sector(t)?;
+            }
+            let ix = Indexer::new(tables.clone(), sector);
+            let sol = &*sol;
+            let expanded: Vec<Expanded> = layer[at..end]
+                .par_iter()
+                .map(|&((_, index), mass)| {
+                    let st = ix.state(index);
+                    let mut out = Vec::new();
+                    let (mut w, mut l) = (0.0, 0.0);
+                    for (throw, p72) in rules.throw_outcomes(&st) {
+                        let kids: Vec<State> = rules.actions(&st, throw).into_iter().map(|k| k.1).collect();
+                        let chosen = best_children(sol, &st, &kids).expect("solved");
+                        let p = mass * p72 as f64 / 72.0;
+                        if chosen.is_empty() {
+                            let (bw, bl) = blocked_end(rules.blocked, lead, p);
+                            w += bw;
+                            l += bl;
+                            continue;
+                        }
+                        let share = p / chosen.len() as f64;
+                        for i in chosen {
+                            let c = kids[i];
+                            // The side to move in `c` is the leader's
+                            // opponent when the leader moved.
+                            let sign = match sol.eval(&c).expect("solved") {
+                                _ if rules.lost(&c) => -1,
+                                Eval::Dtm(v) => v.sign(),
+                                _ => {
+                                    out.push((c, share));
+                                    continue;
+                                }
+                            };
+                            // +1: the side to move in `c` wins.
+                            match (sign, lead) {
+                                (0, _) => {}
+                                (1, true) | (-1, false) => l += share,
+                                _ => w += share,
+                            }
+                        }
+                    }
+                    (w, l, out)
+                })
+                .collect();
+            for (w, l, out) in expanded {
+                win += w;
+                loss += l;
+                for (c, p) in out {
+                    *next.entry(key(&c)).or_insert(0.0) += p;
+                }
+            }
+            at = end;
+        }
+        layer = next.into_iter().collect();
+        lead = !lead;
+        obs.advance(1);
+    }
+    obs.finish();
+    sol.retain_tables(|_| false);
+    Ok(Some(ChainResult {
+        leader_wins: win,
+        leader_loses: loss,
+        endless: (1.0 - win - loss).max(0.0),
+        states,
+        sweeps: 0,
+        residual: 0.0,
+        error: 0.0,
+    }))
+}
+
+/// One position of a layer expanded: the chances of the leader's win and
+/// loss at once, and the positions of the next layer with their chances.
+type Expanded = (f64, f64, Vec<(State, f64)>);
+
+/// The leader's win and loss when the side to move is blocked with chance
+/// `c`: it loses, unless a blocked game is drawn.
+fn blocked_end(blocked: Blocked, lead: bool, c: f64) -> (f64, f64) {
+    match blocked {
+        Blocked::Draw => (0.0, 0.0),
+        _ if lead => (0.0, c),
+        _ => (c, 0.0),
+    }
 }
 
 /// The chain's linear system over the nodes from which an end can be

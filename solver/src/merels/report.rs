@@ -5,7 +5,7 @@
 use engine::merels::{Position, Side, State, Throw};
 use serde::Serialize;
 
-use super::markov::{Policy, leader_chances};
+use super::markov::{ChainResult, Policy, leader_chances};
 use super::sector::{Sector, successors};
 use super::solution::Solution;
 use super::table::{Eval, Kind};
@@ -188,13 +188,26 @@ fn method(sol: &Solution, s: Sector) -> &'static str {
     }
 }
 
+/// Whether every stored sector's table is in memory (the chain of perfect
+/// play from the start reads any of them).
+pub fn all_tables_in_memory(sol: &Solution) -> bool {
+    sol.order().iter().flatten().all(|&s| !s.is_stored() || sol.table(s).is_some())
+}
+
 /// Assembles the report; `seconds` is the wall time of the whole run.
 pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
+    report_with(sol, seconds, None)
+}
+
+/// [`report`] with the chances of perfect play from the start computed
+/// already (`markov::layered_chances`, where the tables are not all in
+/// memory).
+pub fn report_with(sol: &Solution, seconds: f64, chances: Option<ChainResult>) -> MerelsReport {
     let rules = &sol.rules;
     let den = sol.den;
     let start_state = State::start(rules.men());
     let start_pos = Position::from_state(rules.board.kind, Side::X, start_state);
-    let all_in_memory = sol.order().iter().flatten().all(|&s| !s.is_stored() || sol.table(s).is_some());
+    let all_in_memory = all_tables_in_memory(sol);
     let start = sol.eval(&start_state).map(|e| {
         let chances = match e {
             // Optimal play keeps a game without chance to its value.
@@ -203,8 +216,8 @@ pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
                 Value::Draw => (0.0, 1.0, 0.0, 0.0),
                 Value::Loss(_) => (0.0, 0.0, 1.0, 0.0),
             }),
-            _ if all_in_memory => {
-                let c = leader_chances(sol, Policy::Perfect, Policy::Perfect);
+            _ if chances.is_some() || all_in_memory => {
+                let c = chances.unwrap_or_else(|| leader_chances(sol, Policy::Perfect, Policy::Perfect));
                 Some((c.leader_wins, c.endless, c.leader_loses, c.error))
             }
             _ => None,
