@@ -153,6 +153,12 @@ fn schaedler_six_endgame_equals_exact_strategy_iteration() {
         let exact = Exact::build(&rules, &roots).solve();
         let n = compare_exact(&rules, &sol, &exact);
         assert!(n >= roots.len(), "{}: {n} of {} compared", rules.label(), roots.len());
+        // A best response against the computed strategy gains nothing, the
+        // strategy's side moving first or second.
+        for first in [true, false] {
+            let n = crate::best_response::check(&rules, &sol, &exact, &roots, first);
+            assert!(n >= roots.len(), "{n} nodes");
+        }
     }
 }
 
