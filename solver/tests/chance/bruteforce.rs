@@ -5,7 +5,8 @@
 //!   on top of a naive fixpoint for the movement phase;
 //! - Schädler: exact strategy iteration in rationals over the whole graph
 //!   (`common/exact_schaedler.rs`), on Rota and three and on the 3 v 3
-//!   sector of six men's morris.
+//!   sector of six men's morris, and a best response against the computed
+//!   strategy shown to gain nothing (`best_response`).
 //!
 //! Plus: Schädler with special throws of probability 0 is the game without
 //! dice and with placement mills forbidden; and sampled games of the
@@ -132,9 +133,16 @@ fn schaedler_equals_exact_strategy_iteration() {
                         .expect("the same board")
                 };
                 let sol = Solution::solve_with(rules, &Default::default(), &Silent).unwrap();
-                let exact = Exact::build(&rules, &[State::start(rules.men())]).solve();
+                let start = State::start(rules.men());
+                let exact = Exact::build(&rules, &[start]).solve();
                 let n = compare_exact(&rules, &sol, &exact);
                 assert!(n > 100, "{}: only {n} states compared", rules.label());
+                // A best response against the computed strategy gains
+                // nothing, the strategy's side moving first or second.
+                for first in [true, false] {
+                    let n = crate::best_response::check(&rules, &sol, &exact, &[start], first);
+                    assert!(n > 100, "{}: only {n} nodes", rules.label());
+                }
             }
         }
     }
