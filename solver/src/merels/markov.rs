@@ -191,9 +191,10 @@ pub fn layered_chances(sol: &mut Solution, obs: &dyn Observer) -> Result<Option<
     }
     let tables = sol.board_tables.clone();
     let start = State::start(rules.men());
-    let key = |st: &State| {
+    let mut indexers: FxHashMap<Sector, Indexer> = FxHashMap::default();
+    let mut key = |st: &State| {
         let s = Sector::of(st);
-        (s, Indexer::new(tables.clone(), s).index(st))
+        (s, indexers.entry(s).or_insert_with(|| Indexer::new(tables.clone(), s)).index(st))
     };
     // The positions of the layer, the leader's turn or not, with the chance
     // of reaching them; the chance of the leader's win and loss so far.
