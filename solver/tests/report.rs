@@ -78,12 +78,31 @@ fn chances_a_layer_at_a_time_from_the_database_equal_the_chain() {
             assert!((a - b).abs() < 1e-12 + chain.error, "{label} {name}: layered {a}, chain {b} ± {}", chain.error);
         }
         // P(win) − P(loss) is the start's exact value.
-        let v = whole.interval(&engine::merels::State::start(rules.men())).unwrap().v;
+        let v = whole.interval(&start_state(&rules)).unwrap().v;
         assert!((layered.leader_wins - layered.leader_loses - v).abs() < 1e-9, "{label}: {layered:?} against {v}");
         assert!(sol.tables().next().is_none(), "{label}: tables left in memory");
+        // A file gone since the solve: an error that names it, not a panic.
+        let first = solver::merels::sector::successors(&rules, solver::merels::Sector::of(&start_state(&rules)))
+            .into_iter()
+            .find(|s| s.is_stored())
+            .expect("a stored successor of the start");
+        let name = format!("{}.sec", first.key());
+        let file = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|d| d.path().join(&name))
+            .find(|p| p.is_file())
+            .expect("its file");
+        std::fs::remove_file(&file).unwrap();
+        let err = layered_chances(&mut sol, &Silent).expect_err("a file is missing");
+        assert!(err.to_string().contains(&first.key()), "{label}: {err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
     // Chance in the movement phase: not layered.
     let mut sol = Solution::solve(Rules::new(BoardKind::Three, Dice::Schaedler), &Silent);
     assert!(layered_chances(&mut sol, &Silent).unwrap().is_none());
+}
+
+fn start_state(rules: &Rules) -> engine::merels::State {
+    engine::merels::State::start(rules.men())
 }

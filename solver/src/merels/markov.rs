@@ -18,6 +18,7 @@ use engine::merels::{Blocked, Dice, State, Throw};
 use fxhash::FxHashMap;
 use rayon::prelude::*;
 
+use super::db::DbError;
 use super::index::Indexer;
 use super::observer::Observer;
 use super::perfect::best_children;
@@ -183,7 +184,7 @@ fn chain_of_play(sol: &Solution, leader: Policy, follower: Policy) -> Vec<Node> 
 /// tables in memory. A position that reaches the movement phase (a game
 /// without chance, where perfect play keeps the value) ends the chain with
 /// the outcome its value gives. `None` where the reading puts chance in the
-/// movement phase; an error if a table cannot be read.
+/// movement phase; an error if a table cannot be read (or has gone).
 pub fn layered_chances(sol: &mut Solution, obs: &dyn Observer) -> Result<Option<ChainResult>, SolveError> {
     let rules = sol.rules;
     if !matches!(rules.dice, Dice::Murray | Dice::Bell) {
@@ -216,7 +217,9 @@ pub fn layered_chances(sol: &mut Solution, obs: &dyn Observer) -> Result<Option<
             let reads = successors(&rules, sector);
             sol.retain_tables(|t| reads.contains(t));
             for &t in &reads {
-                sol.load_sector(t)?;
+                if !sol.load_sector(t)? {
+                    return Err(SolveError::Read { sector: t.key(), error: DbError::Missing });
+                }
             }
             let ix = Indexer::new(tables.clone(), sector);
             let sol = &*sol;
