@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use engine::merels::{BoardKind, Dice, Position, Rules, render};
 use solver::merels::markov::layered_chances;
-use solver::merels::report::{MerelsReport, all_tables_in_memory, report_with};
+use solver::merels::report::{MerelsReport, report_with};
 use solver::merels::{Solution, SolveOptions};
 
 use crate::common::{parse_threads, pool, print_json};
@@ -237,13 +237,11 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             let mut sol = pool(threads, u64::MAX)?.install(|| Solution::solve_with(rules, &opts, &bars))?;
             let mut chances = None;
             if !one && sol.complete() {
-                // Tables read from disk a group at a time were dropped: the
-                // chances of perfect play read them again a layer at a time
-                // (where chance is only in the placement), and the start
+                // Where chance is only in the placement, the chances of
+                // perfect play a layer at a time (reading the tables again
+                // where a solve a group at a time dropped them); the start
                 // and its moves need theirs back for the report.
-                if !all_tables_in_memory(&sol) {
-                    chances = layered_chances(&mut sol, &bars)?;
-                }
+                chances = layered_chances(&mut sol, &bars)?;
                 sol.ensure_around(&engine::merels::State::start(rules.men()))?;
             }
             if one {

@@ -63,19 +63,29 @@ fn chances_a_layer_at_a_time_from_the_database_equal_the_chain() {
         let dir = std::env::temp_dir().join(format!("ludus-layered-{}-{}", std::process::id(), rules.label()));
         let _ = std::fs::remove_dir_all(&dir);
         let opts = SolveOptions { db: Some(dir.clone()), ..SolveOptions::default() };
-        let whole = Solution::solve_with(rules, &opts, &Silent).unwrap();
+        let mut whole = Solution::solve_with(rules, &opts, &Silent).unwrap();
         let chain = leader_chances(&whole, Policy::Perfect, Policy::Perfect);
+        // With every table in memory, none is dropped.
+        let kept = whole.tables().count();
+        let in_memory = layered_chances(&mut whole, &Silent).unwrap().expect("chance only in placement");
+        assert_eq!(whole.tables().count(), kept, "{}", rules.label());
         // Read back with nothing kept in memory.
         let mut sol = Solution::solve_with(rules, &SolveOptions { keep_all: false, ..opts }, &Silent).unwrap();
         sol.retain_tables(|_| false);
         let layered = layered_chances(&mut sol, &Silent).unwrap().expect("chance only in placement");
         let label = rules.label();
-        for (a, b, name) in [
-            (layered.leader_wins, chain.leader_wins, "P(win)"),
-            (layered.leader_loses, chain.leader_loses, "P(loss)"),
-            (layered.endless, chain.endless, "P(draw)"),
-        ] {
-            assert!((a - b).abs() < 1e-12 + chain.error, "{label} {name}: layered {a}, chain {b} ± {}", chain.error);
+        for c in [layered, in_memory] {
+            for (a, b, name) in [
+                (c.leader_wins, chain.leader_wins, "P(win)"),
+                (c.leader_loses, chain.leader_loses, "P(loss)"),
+                (c.endless, chain.endless, "P(draw)"),
+            ] {
+                assert!(
+                    (a - b).abs() < 1e-12 + chain.error,
+                    "{label} {name}: layered {a}, chain {b} ± {}",
+                    chain.error
+                );
+            }
         }
         // P(win) − P(loss) is the start's exact value.
         let v = whole.interval(&start_state(&rules)).unwrap().v;

@@ -22,6 +22,7 @@ use super::db::DbError;
 use super::index::Indexer;
 use super::observer::Observer;
 use super::perfect::best_children;
+use super::report::all_tables_in_memory;
 use super::sector::{Sector, successors};
 use super::solution::{Solution, SolveError};
 use super::table::Eval;
@@ -174,8 +175,9 @@ fn chain_of_play(sol: &Solution, leader: Policy, follower: Policy) -> Vec<Node> 
 
 /// The chances of [`leader_chances`] under perfect play on both sides, for
 /// readings whose chance is all in the placement (Murray's and Bell's), with
-/// the tables read from the database a sector at a time: for nine men's
-/// morris they do not fit in memory together.
+/// the tables in memory or, where they are not all there, read from the
+/// database a sector at a time (and dropped after): for nine men's morris
+/// they do not fit in memory together.
 ///
 /// Placement puts one man down every ply, so play from the start is a
 /// sequence of layers by the men still in hand, without cycles: the chance
@@ -183,13 +185,16 @@ fn chain_of_play(sol: &Solution, leader: Policy, follower: Policy) -> Vec<Node> 
 /// each position of a layer is expanded with only its sector's successors'
 /// tables in memory. A position that reaches the movement phase (a game
 /// without chance, where perfect play keeps the value) ends the chain with
-/// the outcome its value gives. `None` where the reading puts chance in the
+/// the outcome its value gives (so that, unlike the whole chain, it never
+/// plays through the movement phase). `None` where the reading puts chance in the
 /// movement phase; an error if a table cannot be read (or has gone).
 pub fn layered_chances(sol: &mut Solution, obs: &dyn Observer) -> Result<Option<ChainResult>, SolveError> {
     let rules = sol.rules;
     if !matches!(rules.dice, Dice::Murray | Dice::Bell) {
         return Ok(None);
     }
+    // Tables read from the database a sector at a time, or all in memory.
+    let stream = !all_tables_in_memory(sol);
     let tables = sol.board_tables.clone();
     let start = State::start(rules.men());
     let mut indexers: FxHashMap<Sector, Indexer> = FxHashMap::default();
@@ -213,12 +218,14 @@ pub fn layered_chances(sol: &mut Solution, obs: &dyn Observer) -> Result<Option<
         while at < layer.len() {
             let sector = layer[at].0.0;
             let end = at + layer[at..].iter().take_while(|e| e.0.0 == sector).count();
-            // Only this sector's successors' tables in memory.
-            let reads = successors(&rules, sector);
-            sol.retain_tables(|t| reads.contains(t));
-            for &t in &reads {
-                if !sol.load_sector(t)? {
-                    return Err(SolveError::Read { sector: t.key(), error: DbError::Missing });
+            if stream {
+                // Only this sector's successors' tables in memory.
+                let reads = successors(&rules, sector);
+                sol.retain_tables(|t| reads.contains(t));
+                for &t in &reads {
+                    if !sol.load_sector(t)? {
+                        return Err(SolveError::Read { sector: t.key(), error: DbError::Missing });
+                    }
                 }
             }
             let ix = Indexer::new(tables.clone(), sector);
@@ -277,7 +284,9 @@ pub fn layered_chances(sol: &mut Solution, obs: &dyn Observer) -> Result<Option<
         obs.advance(1);
     }
     obs.finish();
-    sol.retain_tables(|_| false);
+    if stream {
+        sol.retain_tables(|_| false);
+    }
     Ok(Some(ChainResult {
         leader_wins: win,
         leader_loses: loss,
