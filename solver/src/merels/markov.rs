@@ -6,13 +6,20 @@
 //! unique solution, so the gap between them proves how far each figure can be off.
 //!
 //! Where play is absorbed slowly (long games of equally good moves) those
-//! sweeps close in at a crawl, and the chain is solved by a Krylov method
-//! instead (GMRES, preconditioned by a Gauss–Seidel sweep), whose answer is
-//! then proved: with `N = (I − Q)⁻¹ ≥ 0`, a vector `t` with `t − Q t ≥ c > 0`
-//! bounds `N 1 ≤ t / c` (a bound on the expected length of play from every
-//! node), and an approximate solution `x̃` with residual `r = b + Q x̃ − x̃`
-//! is then off by at most `‖r‖∞ · t / c` at every node, since
-//! `x − x̃ = N r`.
+//! sweeps close in at a crawl, and the start's chances come from the
+//! expected visits to every node instead: `y` with `(I − Q)ᵀ y = e` (`e`
+//! the start's unit vector), solved by a Krylov method (restarted GMRES,
+//! preconditioned by a Gauss–Seidel sweep), gives the start's chance of
+//! either outcome as `yᵀ b`; an approximate `ỹ` is off by `sᵀ x` for its
+//! residual `s` and the chances `0 ≤ x ≤ 1`, which the residual's entries
+//! bound, rounding included (`Chain::visits`).
+//!
+//! Where chance is only in the placement (Murray's and Bell's readings),
+//! play from the start runs through layers of men in hand without cycles,
+//! and [`layered_chances`] carries the chances forward a layer at a time,
+//! ending each play at the movement phase with the outcome of its value;
+//! it reads the tables from the database a sector at a time where they do
+//! not fit in memory together (nine men's morris).
 
 use engine::merels::{Blocked, Dice, State, Throw};
 use fxhash::FxHashMap;
