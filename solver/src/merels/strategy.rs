@@ -396,6 +396,7 @@ impl<'a> Group<'a> {
             class: Vec::new(),
         };
         obs.begin("strategy iteration: exits", n as u64);
+        let t = std::time::Instant::now();
         let this = &g;
         let (kids, built) = Lists::build(n, |id, kids| this.build(known, lower, id, kids), obs);
         obs.finish();
@@ -409,12 +410,18 @@ impl<'a> Group<'a> {
                 g.val[side * n + p] = if k == FIXED { -1.0 } else { 0.0 };
             }
         }
+        let built = t.elapsed().as_secs_f64();
         g.parents = kids.reverse(n, |&c| c as usize);
         g.kids = kids;
-        let t = std::time::Instant::now();
+        let reversed = t.elapsed().as_secs_f64();
         let classes = g.two_classes();
         if std::env::var_os("LUDUS_TRACE").is_some() {
-            eprintln!("two classes: {} after {:.2} s", classes.is_some(), t.elapsed().as_secs_f64());
+            eprintln!(
+                "exits and children {built:.2} s, parents {:.2} s, two classes ({}) {:.2} s",
+                reversed - built,
+                classes.is_some(),
+                t.elapsed().as_secs_f64() - reversed
+            );
         }
         if let Some(class) = classes {
             g.class = class;
@@ -1462,8 +1469,11 @@ impl<'a> Group<'a> {
                 obs.advance(1);
                 if trace {
                     eprintln!(
-                        "reply round {}: {s} switched, residual {:.2e}, slack {:.2e}",
-                        self.stats.rounds, self.stats.residual, self.stats.slack
+                        "reply round {}: {s} switched, residual {:.2e}, slack {:.2e}, at {:.3} s",
+                        self.stats.rounds,
+                        self.stats.residual,
+                        self.stats.slack,
+                        self.stats.seconds[1] + self.stats.seconds[2]
                     );
                 }
                 if s > 0 || (holds && self.hold(SECOND)) {
@@ -1475,8 +1485,11 @@ impl<'a> Group<'a> {
             obs.advance(1);
             if trace {
                 eprintln!(
-                    "first round {}: {s} switched, residual {:.2e}, slack {:.2e}",
-                    self.stats.rounds, self.stats.residual, self.stats.slack
+                    "first round {}: {s} switched, residual {:.2e}, slack {:.2e}, at {:.3} s",
+                    self.stats.rounds,
+                    self.stats.residual,
+                    self.stats.slack,
+                    self.stats.seconds[1] + self.stats.seconds[2]
                 );
             }
             if s == 0 {
@@ -1551,7 +1564,11 @@ impl<'a> Group<'a> {
                 if trace {
                     eprintln!("second copy from the first");
                 }
+                let t = std::time::Instant::now();
                 self.take_second_copy();
+                if trace {
+                    eprintln!("second copy taken {:.2} s", t.elapsed().as_secs_f64());
+                }
                 for lambda in [1.0 - discount, 1.0] {
                     self.lambda = lambda;
                     self.whole = true;
@@ -1576,6 +1593,7 @@ impl<'a> Group<'a> {
         // side (the bound follows the strategies' paths one at a time), in
         // the room of what only the iteration needed.
         self.release_iteration();
+        let t = std::time::Instant::now();
         let mut mark = std::mem::take(&mut self.mark);
         let (ranked, arithmetic) = rayon::join(|| self.rank_progress(), || self.arithmetic_bound(&mut mark));
         self.mark = mark;
@@ -1583,6 +1601,7 @@ impl<'a> Group<'a> {
         self.stats.arithmetic = arithmetic;
         let n = self.n;
         if trace {
+            eprintln!("ranks and rounding bound {:.2} s", t.elapsed().as_secs_f64());
             eprintln!(
                 "{n} positions, {} in-group children: rounds {}, holds {}, gap between the sides {:.2e}; seconds warm {:.2} evaluate {:.2} \
                  improve {:.2} hold {:.2}; nodes evaluated {} ({:.1} per position), positions listed for passes {} ({:.1} \
@@ -1770,11 +1789,15 @@ pub fn solve(
     let all = *base.last().expect("base") as usize;
     assert!(all < NONE as usize, "a group of {all} positions is too big for 32-bit ids");
     obs.begin("strategy iteration: mill levels", all as u64);
+    let t = std::time::Instant::now();
     let level: Vec<u8> = (0..all)
         .into_par_iter()
         .map(|at| state_at(rules, &ix, &base, at).map_or(NO_LEVEL, |st| mill_level(rules, &st)))
         .collect();
     obs.finish();
+    if std::env::var_os("LUDUS_TRACE").is_some() {
+        eprintln!("mill levels of {all} positions {:.2} s", t.elapsed().as_secs_f64());
+    }
     let top = level.par_iter().copied().filter(|&l| l != NO_LEVEL).max();
     let mut out = Outputs::new(&ix);
     let mut stats = Stats::default();
@@ -1784,8 +1807,13 @@ pub fn solve(
         if ids.is_empty() {
             continue;
         }
+        let t = std::time::Instant::now();
         let part = Group::part(rules, known, ix.clone(), ids, &out.codes, obs).solve(error, obs);
+        let solved = t.elapsed().as_secs_f64();
         out.keep(&part, offset);
+        if std::env::var_os("LUDUS_TRACE").is_some() {
+            eprintln!("level {l}: built and solved {solved:.2} s, kept {:.2} s", t.elapsed().as_secs_f64() - solved);
+        }
         if part.stats.ranked > 0 {
             offset = offset.saturating_add(part.stats.max_rank);
         }
