@@ -134,26 +134,7 @@ fn chain_of_play(sol: &Solution, leader: Policy, follower: Policy) -> Vec<Node> 
             // The side to move lost.
             if lead { Node::Done { win: 0.0, loss: 1.0 } } else { Node::Done { win: 1.0, loss: 0.0 } }
         } else {
-            let policy = if lead { leader } else { follower };
-            let mut edges: Vec<(State, f64)> = Vec::new();
-            // The chance of throws after which the side to move is blocked.
-            let mut blocked = 0.0;
-            for (throw, p72) in rules.throw_outcomes(&st) {
-                let kids: Vec<State> = rules.actions(&st, throw).into_iter().map(|k| k.1).collect();
-                let chosen: Vec<State> = match policy {
-                    Policy::Random => kids.clone(),
-                    Policy::Perfect => {
-                        let best = best_children(sol, &st, &kids).expect("solved");
-                        best.into_iter().map(|i| kids[i]).collect()
-                    }
-                };
-                if chosen.is_empty() {
-                    blocked += p72 as f64 / 72.0;
-                }
-                let share = p72 as f64 / 72.0 / chosen.len().max(1) as f64;
-                edges.extend(chosen.into_iter().map(|c| (c, share)));
-                debug_assert!(throw == Throw::None || !kids.is_empty() || rules.blocked != Blocked::Pass);
-            }
+            let (blocked, edges) = moves_under(sol, &st, if lead { leader } else { follower });
             let blocked_end = |c: f64| blocked_end(rules.blocked, lead, c);
             if edges.is_empty() {
                 let (win, loss) = blocked_end(1.0);
@@ -241,37 +222,26 @@ pub fn layered_chances(sol: &mut Solution, obs: &dyn Observer) -> Result<Option<
                 .par_iter()
                 .map(|&((_, index), mass)| {
                     let st = ix.state(index);
+                    let (blocked, moves) = moves_under(sol, &st, Policy::Perfect);
+                    let (mut w, mut l) = blocked_end(rules.blocked, lead, mass * blocked);
                     let mut out = Vec::new();
-                    let (mut w, mut l) = (0.0, 0.0);
-                    for (throw, p72) in rules.throw_outcomes(&st) {
-                        let kids: Vec<State> = rules.actions(&st, throw).into_iter().map(|k| k.1).collect();
-                        let chosen = best_children(sol, &st, &kids).expect("solved");
-                        let p = mass * p72 as f64 / 72.0;
-                        if chosen.is_empty() {
-                            let (bw, bl) = blocked_end(rules.blocked, lead, p);
-                            w += bw;
-                            l += bl;
-                            continue;
-                        }
-                        let share = p / chosen.len() as f64;
-                        for i in chosen {
-                            let c = kids[i];
-                            // The side to move in `c` is the leader's
-                            // opponent when the leader moved.
-                            let sign = match sol.eval(&c).expect("solved") {
-                                _ if rules.lost(&c) => -1,
-                                Eval::Dtm(v) => v.sign(),
-                                _ => {
-                                    out.push((c, share));
-                                    continue;
-                                }
-                            };
-                            // +1: the side to move in `c` wins.
-                            match (sign, lead) {
-                                (0, _) => {}
-                                (1, true) | (-1, false) => l += share,
-                                _ => w += share,
+                    for (c, p) in moves {
+                        let share = mass * p;
+                        // The side to move in `c` is the leader's opponent
+                        // when the leader moved.
+                        let sign = match sol.eval(&c).expect("solved") {
+                            _ if rules.lost(&c) => -1,
+                            Eval::Dtm(v) => v.sign(),
+                            _ => {
+                                out.push((c, share));
+                                continue;
                             }
+                        };
+                        // +1: the side to move in `c` wins.
+                        match (sign, lead) {
+                            (0, _) => {}
+                            (1, true) | (-1, false) => l += share,
+                            _ => w += share,
                         }
                     }
                     (w, l, out)
@@ -303,6 +273,31 @@ pub fn layered_chances(sol: &mut Solution, obs: &dyn Observer) -> Result<Option<
         residual: 0.0,
         error: 0.0,
     }))
+}
+
+/// A position's moves under `policy`: the chance of the throws after which
+/// the side to move is blocked, and each child it moves to with its chance
+/// (a throw's chance in equal shares among the children chosen after it).
+fn moves_under(sol: &Solution, st: &State, policy: Policy) -> (f64, Vec<(State, f64)>) {
+    let rules = &sol.rules;
+    let mut blocked = 0.0;
+    let mut moves = Vec::new();
+    for (throw, p72) in rules.throw_outcomes(st) {
+        let kids: Vec<State> = rules.actions(st, throw).into_iter().map(|k| k.1).collect();
+        debug_assert!(throw == Throw::None || !kids.is_empty() || rules.blocked != Blocked::Pass);
+        let chosen: Vec<usize> = match policy {
+            Policy::Random => (0..kids.len()).collect(),
+            Policy::Perfect => best_children(sol, st, &kids).expect("solved"),
+        };
+        let p = p72 as f64 / 72.0;
+        if chosen.is_empty() {
+            blocked += p;
+            continue;
+        }
+        let share = p / chosen.len() as f64;
+        moves.extend(chosen.into_iter().map(|i| (kids[i], share)));
+    }
+    (blocked, moves)
 }
 
 /// One position of a layer expanded: the chances of the leader's win and
@@ -596,6 +591,7 @@ impl Sparse {
     fn gmres(&self, b: &[f64], x: &mut [f64], tol: f64, work: &mut u64) -> Option<()> {
         let m = self.len();
         let nnz = self.cols.len() as u64;
+        // The Krylov basis, its vectors kept from one restart to the next.
         let mut basis: Vec<Vec<f64>> = Vec::with_capacity(KRYLOV + 1);
         let mut z = vec![0.0; m];
         let mut w = vec![0.0; m];
@@ -603,11 +599,15 @@ impl Sparse {
         loop {
             // r = b − (I − Q) x.
             self.apply(x, &mut w);
-            let mut r: Vec<f64> = b.iter().zip(&w).map(|(b, w)| b - w).collect();
+            if basis.is_empty() {
+                basis.push(vec![0.0; m]);
+            }
+            let r = &mut basis[0];
+            r.iter_mut().zip(b.iter().zip(&w)).for_each(|(r, (b, w))| *r = b - w);
             if r.iter().map(|v| v.abs()).sum::<f64>() <= tol {
                 return Some(());
             }
-            let beta = norm(&r);
+            let beta = norm(r);
             if beta < 0.5 * best {
                 (best, stalled) = (beta, 0);
             } else {
@@ -618,8 +618,6 @@ impl Sparse {
                 }
             }
             r.iter_mut().for_each(|v| *v /= beta);
-            basis.clear();
-            basis.push(r);
             // The Hessenberg matrix's columns after rotation, the
             // rotations and the rotated right-hand side.
             let mut h: Vec<Vec<f64>> = Vec::with_capacity(KRYLOV);
@@ -635,7 +633,7 @@ impl Sparse {
                 self.precondition(&basis[j], &mut z);
                 self.apply(&z, &mut w);
                 let mut col = Vec::with_capacity(j + 2);
-                for v in &basis {
+                for v in &basis[..=j] {
                     let d = dot(&w, v);
                     axpy(-d, v, &mut w);
                     col.push(d);
@@ -661,7 +659,10 @@ impl Sparse {
                 if size == 0.0 || g[j + 1].abs() * (m as f64).sqrt() <= tol {
                     break;
                 }
-                basis.push(w.iter().map(|v| v / size).collect());
+                if basis.len() == j + 1 {
+                    basis.push(vec![0.0; m]);
+                }
+                basis[j + 1].iter_mut().zip(&w).for_each(|(v, w)| *v = w / size);
             }
             // y from the triangle, then x += M⁻¹ (V y).
             let k = h.len();
@@ -671,6 +672,7 @@ impl Sparse {
                 y[i] = (g[i] - s) / h[i][i];
             }
             w.iter_mut().for_each(|v| *v = 0.0);
+            // The first `k` vectors are this restart's.
             for (v, &c) in basis.iter().zip(&y) {
                 axpy(c, v, &mut w);
             }
