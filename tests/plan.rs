@@ -292,3 +292,32 @@ fn verify_checks_the_sectors_up_to_a_size() {
     assert!(text.contains("taken from the journal"), "{text}");
     let _ = fs::remove_dir_all(db);
 }
+
+#[test]
+fn the_plan_names_the_groups_over_the_memory() {
+    let db = temp("plan", "over-memory");
+    let d = db.to_str().unwrap();
+    let at = |gib: &str| -> Value {
+        let text =
+            ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", d, "--memory", gib, "--json"]);
+        serde_json::from_str(&text).unwrap()
+    };
+    // 20 MiB: the small groups fit, the large ones do not.
+    let p = at("0.02");
+    let limit = p["memory_limit"].as_u64().unwrap();
+    assert_eq!(limit, (0.02 * (1u64 << 30) as f64) as u64, "{p}");
+    let groups = p["groups"].as_array().unwrap();
+    let need: Vec<&str> =
+        groups.iter().filter(|g| g["memory"].as_u64().unwrap() > limit).map(|g| g["key"].as_str().unwrap()).collect();
+    let over: Vec<&str> = p["over_memory"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
+    assert_eq!(over, need);
+    assert!(!over.is_empty() && over.len() < groups.len(), "{p}");
+    let text = ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", d, "--memory", "0.02"]);
+    assert!(text.contains(&format!("{} groups need more than", over.len())) && text.contains(over[0]), "{text}");
+    // The default 14 GiB holds every group of six.
+    let p = at("14");
+    assert_eq!(p["over_memory"].as_array().unwrap().len(), 0, "{p}");
+    let text = ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", d]);
+    assert!(!text.contains("need more than"), "{text}");
+    let _ = fs::remove_dir_all(db);
+}

@@ -6,6 +6,7 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use engine::merels::{BoardKind, Dice, Position, Rules, render};
 use solver::merels::markov::layered_chances;
+use solver::merels::plan::human_bytes;
 use solver::merels::report::{MerelsReport, report_with};
 use solver::merels::{Solution, SolveOptions};
 
@@ -97,8 +98,9 @@ enum MerelsCmd {
         /// Only the groups whose sectors have at most this many men in all
         #[arg(long, value_name = "N")]
         max_men: Option<u8>,
-        /// The memory `ludus merels verify --memory` is given, in GiB (for
-        /// the check's figure)
+        /// The memory a solve and a check are given, in GiB (`ludus merels
+        /// solve --memory`, `ludus merels verify --memory`): the groups that
+        /// need more are named, and the check's figure follows it
         #[arg(long, value_name = "GIB", default_value_t = 14.0)]
         memory: f64,
         /// One JSON object on standard output, for scripts
@@ -433,9 +435,11 @@ fn group_report(sol: &Solution, seconds: f64, json: bool) -> Result<()> {
 }
 
 /// `ludus merels plan`.
-fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, verify_limit: u64, json: bool) -> Result<()> {
+fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, json: bool) -> Result<()> {
     let db = solver::merels::db::Db::new(root, *rules);
-    let groups = solver::merels::plan::plan_within(rules, max_men, verify_limit);
+    let groups = solver::merels::plan::plan_within(rules, max_men, limit);
+    // The groups a solve given `limit` refuses.
+    let over: Vec<&str> = groups.iter().filter(|g| g.memory > limit).map(|g| g.key.as_str()).collect();
     let done = |g: &solver::merels::plan::PlannedGroup| {
         g.sectors.iter().all(|k| solver::merels::Sector::from_key(k).is_some_and(|s| db.has(s)))
     };
@@ -459,6 +463,8 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, verify_limit
             "indices": total,
             "indices_done": solved,
             "verify_memory": verify_memory,
+            "memory_limit": limit,
+            "over_memory": over,
             "groups": list,
         }));
     }
@@ -481,6 +487,14 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, verify_limit
         finished.iter().filter(|&&f| f).count(),
         100.0 * solved as f64 / total.max(1) as f64
     );
+    if !over.is_empty() {
+        println!(
+            "{} groups need more than the {} a solve is given (`--memory`): {}.",
+            over.len(),
+            human_bytes(limit),
+            over.join(" ")
+        );
+    }
     println!("Checking the finished database (`ludus merels verify`) holds about {}.", human_bytes(verify_memory));
     Ok(())
 }
@@ -488,17 +502,6 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, verify_limit
 /// Bytes from a number of GiB (negative: none).
 fn gib(g: f64) -> u64 {
     (g.max(0.0) * (1u64 << 30) as f64) as u64
-}
-
-fn human_bytes(b: u64) -> String {
-    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut x = b as f64;
-    let mut u = 0;
-    while x >= 1024.0 && u + 1 < units.len() {
-        x /= 1024.0;
-        u += 1;
-    }
-    format!("{x:.1} {}", units[u])
 }
 
 fn print_report(r: &MerelsReport, sol: &Solution) {

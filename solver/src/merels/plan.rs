@@ -225,6 +225,18 @@ pub fn plan_within(rules: &Rules, max_men: Option<u8>, verify_limit: u64) -> Vec
         .collect()
 }
 
+/// A number of bytes for people: `20.5 MiB`, `14.0 GiB`.
+pub fn human_bytes(b: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut x = b as f64;
+    let mut u = 0;
+    while x >= 1024.0 && u + 1 < units.len() {
+        x /= 1024.0;
+        u += 1;
+    }
+    format!("{x:.1} {}", units[u])
+}
+
 /// A sector's file name in the database directory.
 pub fn file_name(s: Sector) -> String {
     format!("{}.sec", s.key())

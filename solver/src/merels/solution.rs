@@ -98,12 +98,12 @@ impl std::fmt::Display for SolveError {
             }
             SolveError::Memory { group, need, limit, solved, groups } => write!(
                 f,
-                "sector group {} needs about {:.1} GiB, more than the {:.1} GiB allowed (--memory): the {solved} of \
-                 {groups} groups before it are done; `ludus merels plan` lists every group with the memory it \
-                 needs, and `--group KEY` solves one alone",
+                "sector group {} needs about {}, more than the {} allowed (--memory): the {solved} of {groups} \
+                 groups before it are done; `ludus merels plan` lists every group with the memory it needs, and \
+                 `--group KEY` solves one alone",
                 group.join(", "),
-                *need as f64 / (1u64 << 30) as f64,
-                *limit as f64 / (1u64 << 30) as f64,
+                plan::human_bytes(*need),
+                plan::human_bytes(*limit),
             ),
             SolveError::Write { path, error } => write!(f, "cannot write {}: {error}", path.display()),
             SolveError::Read { sector, error } => write!(f, "cannot read sector {sector}: {error}"),
