@@ -241,7 +241,9 @@ fn sloppy_input_is_refused() {
     refused(&["rithmo", "show", "--play", "d4-d5,,"], "empty move");
     refused(&["rithmo", "analyse", "--victory", "body:0"], "from 1 up");
     for m in ["0", "NaN", "-1", "inf"] {
-        refused(&["merels", "solve", "--board", "three", &format!("--memory={m}")], "--memory");
+        for cmd in ["solve", "plan", "verify"] {
+            refused(&["merels", cmd, "--board", "three", &format!("--memory={m}")], "--memory");
+        }
     }
     refused(&["arena", "--game", "rota", "--a", "random", "--b", "random", "--threads", "100000"], "thread count");
     refused(&["wibold", "simulate", "--threads", "0"], "thread count");

@@ -33,6 +33,14 @@ pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
     }
 }
 
+/// A memory size for `--memory`, in GiB: a finite number above 0.
+pub fn parse_gib(s: &str) -> std::result::Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(g) if g.is_finite() && g > 0.0 => Ok(g),
+        _ => Err(format!("'{s}' is not a memory size: a number of GiB above 0")),
+    }
+}
+
 /// Writes a command's report as pretty JSON on standard output.
 pub fn print_json<T: serde::Serialize + ?Sized>(v: &T) -> Result<()> {
     println!("{}", serde_json::to_string_pretty(v)?);

@@ -10,7 +10,7 @@ use solver::merels::plan::human_bytes;
 use solver::merels::report::{MerelsReport, report_with};
 use solver::merels::{Solution, SolveOptions};
 
-use crate::common::{parse_threads, pool, print_json};
+use crate::common::{parse_gib, parse_threads, pool, print_json};
 use crate::error::{CliError, Result};
 use crate::merels_args::{DEFAULT_DB, DbArgs, MoreRuleArgs, RuleArgs, parse_position, play_moves, probe, rules_for};
 use crate::progress::Bars;
@@ -66,7 +66,7 @@ enum MerelsCmd {
         max_men: Option<u8>,
         /// Memory a sector group may use, in GiB (a larger group is refused
         /// with its estimate; everything smaller stays on disk)
-        #[arg(long, value_name = "GIB", default_value_t = 14.0)]
+        #[arg(long, value_name = "GIB", default_value_t = 14.0, value_parser = parse_gib)]
         memory: f64,
         /// Solve only the sector group holding this sector (`w-wf-b-bf`, as
         /// `ludus merels plan` lists them) from its successors' files in the
@@ -101,7 +101,7 @@ enum MerelsCmd {
         /// The memory a solve and a check are given, in GiB (`ludus merels
         /// solve --memory`, `ludus merels verify --memory`): the groups that
         /// need more are named, and the check's figure follows it
-        #[arg(long, value_name = "GIB", default_value_t = 14.0)]
+        #[arg(long, value_name = "GIB", default_value_t = 14.0, value_parser = parse_gib)]
         memory: f64,
         /// One JSON object on standard output, for scripts
         #[arg(long)]
@@ -122,7 +122,7 @@ enum MerelsCmd {
         /// Memory for the tables kept for sectors still to check, in GiB:
         /// beyond it they are dropped and read again when needed (`ludus
         /// merels plan` tells what a check holds)
-        #[arg(long, value_name = "GIB", default_value_t = 14.0)]
+        #[arg(long, value_name = "GIB", default_value_t = 14.0, value_parser = parse_gib)]
         memory: f64,
         /// When every check holds, write the SHA-256 of every sector file
         /// read to MANIFEST in the rules' database directory (the format of
@@ -221,9 +221,6 @@ pub fn run(args: MerelsArgs) -> Result<()> {
         }
         MerelsCmd::Solve { game, db, max_men, memory, group, checkpoint_every, threads, quiet, json } => {
             let rules = game.resolve()?;
-            if !(memory.is_finite() && memory > 0.0) {
-                return Err(CliError(format!("--memory {memory}: a number of GiB above 0")));
-            }
             let opts = SolveOptions {
                 db: db.dir(),
                 max_men,
