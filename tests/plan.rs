@@ -314,6 +314,13 @@ fn the_plan_names_the_groups_over_the_memory() {
     assert!(!over.is_empty() && over.len() < groups.len(), "{p}");
     let text = ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", d, "--memory", "0.02"]);
     assert!(text.contains(&format!("{} groups need more than", over.len())) && text.contains(over[0]), "{text}");
+    // Between the two largest groups: one named, in the singular.
+    let mut sizes: Vec<u64> = groups.iter().map(|g| g["memory"].as_u64().unwrap()).collect();
+    sizes.sort_unstable();
+    let between = (sizes[sizes.len() - 1] + sizes[sizes.len() - 2]) as f64 / 2.0 / (1u64 << 30) as f64;
+    let text =
+        ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", d, "--memory", &between.to_string()]);
+    assert!(text.contains("1 group needs more than"), "{text}");
     // The default 14 GiB holds every group of six.
     let p = at("14");
     assert_eq!(p["over_memory"].as_array().unwrap().len(), 0, "{p}");

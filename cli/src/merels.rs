@@ -485,9 +485,12 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, 
         100.0 * solved as f64 / total.max(1) as f64
     );
     if !over.is_empty() {
+        let (count, verb) = match over.len() {
+            1 => ("1 group".to_string(), "needs"),
+            k => (format!("{k} groups"), "need"),
+        };
         println!(
-            "{} groups need more than the {} a solve is given (`--memory`): {}.",
-            over.len(),
+            "{count} {verb} more than the {} a solve is given (`--memory`): {}.",
             human_bytes(limit),
             over.join(" ")
         );
