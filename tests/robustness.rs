@@ -21,7 +21,7 @@ fn refused(args: &[&str], want: &str) {
 #[test]
 fn an_impossible_table_size_is_an_error_not_an_abort() {
     // 1 TiB: more than any test machine has free.
-    refused(&["rithmo", "analyse", "--hash", "1048576", "--depth", "3"], "memory");
+    refused(&["rithmo", "analyse", "--hash", "1048576", "--depth", "3"], "--hash 1048576 needs 1.0 TiB, but only");
     refused(&["rithmo", "analyse", "--hash", "1048577", "--depth", "3"], "from 1 to");
     refused(&["rithmo", "play", "--hash", "1048576"], "memory");
     refused(&["arena", "--game", "rithmo", "--a", "alphabeta:depth=1", "--b", "random", "--hash", "1048576"], "memory");

@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use crate::error::{CliError, Result};
+use solver::merels::plan::human_bytes;
 
 /// Parses a search's `--depth`: a whole number of plies from 1 to
 /// [`engine::players::Spec::MAX_DEPTH`], the bound of every search (a
@@ -67,9 +68,9 @@ pub fn available_memory() -> Option<u64> {
 pub fn check_memory(bytes: u64, what: &str) -> Result<()> {
     match available_memory() {
         Some(free) if bytes > free => Err(CliError(format!(
-            "{what} needs {:.1} GiB, but only {:.1} GiB of memory is free",
-            bytes as f64 / (1u64 << 30) as f64,
-            free as f64 / (1u64 << 30) as f64
+            "{what} needs {}, but only {} of memory is free",
+            human_bytes(bytes),
+            human_bytes(free)
         ))),
         _ => Ok(()),
     }

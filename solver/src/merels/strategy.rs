@@ -1564,11 +1564,7 @@ impl<'a> Group<'a> {
                 if trace {
                     eprintln!("second copy from the first");
                 }
-                let t = std::time::Instant::now();
                 self.take_second_copy();
-                if trace {
-                    eprintln!("second copy taken {:.2} s", t.elapsed().as_secs_f64());
-                }
                 for lambda in [1.0 - discount, 1.0] {
                     self.lambda = lambda;
                     self.whole = true;
