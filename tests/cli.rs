@@ -116,3 +116,29 @@ fn merels_solve_projection_counts_like_with_like() {
         assert!(p.get("positions_total").is_none(), "{p}");
     }
 }
+
+#[test]
+fn merels_chances_whose_layers_do_not_fit_in_memory_come_from_the_whole_chain() {
+    // Solved once; then, every group read from the database, the layers of
+    // the chances of perfect play are given 1 KiB: on a board whose tables
+    // all stay in memory the whole chain gives the same chances (on nine
+    // the report would have none), and the message says which.
+    let db = common::temp("cli", "chances-memory");
+    let d = db.to_str().unwrap();
+    let args = ["merels", "solve", "--board", "six", "--dice", "bell", "--db", d, "--quiet", "--json"];
+    let o = ludus(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let full: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let o = ludus(&[&args[..], &["--memory", "0.000001"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("need more than the 1.0 KiB allowed (--memory)"), "{err}");
+    assert!(err.contains("the chances come from the whole chain of play instead"), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["start"]["value"], full["start"]["value"]);
+    for p in ["p_win", "p_draw", "p_loss"] {
+        let (a, b) = (v["start"][p].as_f64().unwrap(), full["start"][p].as_f64().unwrap());
+        assert!((a - b).abs() < 1e-9, "{p}: {a} from the chain, {b} by layers");
+    }
+    let _ = std::fs::remove_dir_all(db);
+}

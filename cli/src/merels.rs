@@ -240,7 +240,21 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                 // perfect play a layer at a time (reading the tables again
                 // where a solve a group at a time dropped them); the start
                 // and its moves need theirs back for the report.
-                chances = layered_chances(&mut sol, &bars)?;
+                // Layers that do not fit in --memory: the chances of the
+                // whole chain where every table is in memory, else none (the
+                // values are all there).
+                chances = match layered_chances(&mut sol, opts.memory_limit, &bars) {
+                    Err(e @ solver::merels::SolveError::ChancesMemory { .. }) => {
+                        let instead = if solver::merels::report::all_tables_in_memory(&sol) {
+                            "the chances come from the whole chain of play instead"
+                        } else {
+                            "the report gives no P(win), P(draw), P(loss)"
+                        };
+                        eprintln!("ludus: {e}; {instead}");
+                        None
+                    }
+                    other => other?,
+                };
                 sol.ensure_around(&engine::merels::State::start(rules.men()))?;
             }
             if one {

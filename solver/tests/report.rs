@@ -51,8 +51,9 @@ fn chances_a_layer_at_a_time_from_the_database_equal_the_chain() {
     // placement layers, each sector's successors read from the database
     // alone, against the whole chain with every table in memory (which
     // plays on through the movement phase).
+    use solver::merels::SolveError;
     use solver::merels::SolveOptions;
-    use solver::merels::markov::layered_chances;
+    use solver::merels::markov::{layered_chances, layered_chances_in_chunks};
     let mut boards = vec![
         Rules::new(BoardKind::Three, Dice::Murray),
         Rules::new(BoardKind::Three, Dice::Bell),
@@ -67,14 +68,21 @@ fn chances_a_layer_at_a_time_from_the_database_equal_the_chain() {
         let chain = leader_chances(&whole, Policy::Perfect, Policy::Perfect);
         // With every table in memory, none is dropped.
         let kept = whole.tables().count();
-        let in_memory = layered_chances(&mut whole, &Silent).unwrap().expect("chance only in placement");
+        let in_memory = layered_chances(&mut whole, u64::MAX, &Silent).unwrap().expect("chance only in placement");
         assert_eq!(whole.tables().count(), kept, "{}", rules.label());
         // Read back with nothing kept in memory.
         let mut sol = Solution::solve_with(rules, &SolveOptions { keep_all: false, ..opts }, &Silent).unwrap();
         sol.retain_tables(|_| false);
-        let layered = layered_chances(&mut sol, &Silent).unwrap().expect("chance only in placement");
+        let layered = layered_chances(&mut sol, u64::MAX, &Silent).unwrap().expect("chance only in placement");
+        // Three positions expanded at a time: many runs, merged as they come.
+        let in_threes = layered_chances_in_chunks(&mut sol, u64::MAX, 3, &Silent).unwrap().expect("layered");
         let label = rules.label();
-        for c in [layered, in_memory] {
+        assert_eq!(in_threes.states, layered.states, "{label}");
+        // Too little memory for the layers: an error that says so.
+        let err = layered_chances(&mut sol, 100, &Silent).expect_err("too little memory");
+        assert!(matches!(err, SolveError::ChancesMemory { limit: 100, .. }), "{label}: {err}");
+        assert!(err.to_string().contains("more than the 100.0 B allowed (--memory)"), "{label}: {err}");
+        for c in [layered, in_memory, in_threes] {
             for (a, b, name) in [
                 (c.leader_wins, chain.leader_wins, "P(win)"),
                 (c.leader_loses, chain.leader_loses, "P(loss)"),
@@ -104,13 +112,13 @@ fn chances_a_layer_at_a_time_from_the_database_equal_the_chain() {
             .find(|p| p.is_file())
             .expect("its file");
         std::fs::remove_file(&file).unwrap();
-        let err = layered_chances(&mut sol, &Silent).expect_err("a file is missing");
+        let err = layered_chances(&mut sol, u64::MAX, &Silent).expect_err("a file is missing");
         assert!(err.to_string().contains(&first.key()), "{label}: {err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
     // Chance in the movement phase: not layered.
     let mut sol = Solution::solve(Rules::new(BoardKind::Three, Dice::Schaedler), &Silent);
-    assert!(layered_chances(&mut sol, &Silent).unwrap().is_none());
+    assert!(layered_chances(&mut sol, u64::MAX, &Silent).unwrap().is_none());
 }
 
 fn start_state(rules: &Rules) -> engine::merels::State {

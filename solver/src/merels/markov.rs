@@ -175,8 +175,31 @@ fn chain_of_play(sol: &Solution, leader: Policy, follower: Policy) -> Vec<Node> 
 /// without chance, where perfect play keeps the value) ends the chain with
 /// the outcome its value gives (so that, unlike the whole chain, it never
 /// plays through the movement phase). `None` where the reading puts chance in the
-/// movement phase; an error if a table cannot be read (or has gone).
-pub fn layered_chances(sol: &mut Solution, obs: &dyn Observer) -> Result<Option<ChainResult>, SolveError> {
+/// movement phase; an error if a table cannot be read (or has gone), or if
+/// the layers need more than `limit` bytes beside the tables
+/// ([`SolveError::ChancesMemory`]).
+///
+/// A layer is a sorted list of positions (a packed key each) with their
+/// chances, 16 bytes a position; the next one is gathered in sorted runs of
+/// `chunk` positions expanded at a time, merged as they come (each run at
+/// most half the one before it, so that few are held) and at the end.
+pub fn layered_chances(sol: &mut Solution, limit: u64, obs: &dyn Observer) -> Result<Option<ChainResult>, SolveError> {
+    layered_chances_in_chunks(sol, limit, LAYER_CHUNK, obs)
+}
+
+/// The positions of a layer [`layered_chances`] expands at a time.
+const LAYER_CHUNK: usize = 1 << 20;
+
+/// Bytes of one position of a layer: its key and its chance.
+const ENTRY: u64 = std::mem::size_of::<(u64, f64)>() as u64;
+
+/// [`layered_chances`], expanding `chunk` positions at a time.
+pub fn layered_chances_in_chunks(
+    sol: &mut Solution,
+    limit: u64,
+    chunk: usize,
+    obs: &dyn Observer,
+) -> Result<Option<ChainResult>, SolveError> {
     let rules = sol.rules;
     if !matches!(rules.dice, Dice::Murray | Dice::Bell) {
         return Ok(None);
@@ -185,30 +208,30 @@ pub fn layered_chances(sol: &mut Solution, obs: &dyn Observer) -> Result<Option<
     let stream = !all_tables_in_memory(sol);
     let tables = sol.board_tables.clone();
     let start = State::start(rules.men());
-    let mut indexers: FxHashMap<Sector, Indexer> = FxHashMap::default();
-    let mut key = |st: &State| {
-        let s = Sector::of(st);
-        (s, indexers.entry(s).or_insert_with(|| Indexer::new(tables.clone(), s)).index(st))
-    };
+    let start_sector = Sector::of(&start);
     // The positions of the layer, the leader's turn or not, with the chance
     // of reaching them; the chance of the leader's win and loss so far.
-    let mut layer: Vec<((Sector, u64), f64)> = vec![(key(&start), 1.0)];
+    let mut layer: Vec<(u64, f64)> =
+        vec![(Key::pack(start_sector, Indexer::new(tables.clone(), start_sector).index(&start)), 1.0)];
     let mut lead = true;
     let (mut win, mut loss) = (0.0, 0.0);
     let mut states = 0;
     // A layer per man placed, and the last into the movement phase.
     obs.begin("chances of perfect play (layers)", 2 * u64::from(rules.men()));
-    while !layer.is_empty() {
+    let mut exceeded = None;
+    'layers: for depth in 0.. {
+        if layer.is_empty() {
+            break;
+        }
         states += layer.len();
-        layer.sort_unstable_by_key(|a| a.0);
-        let mut next: FxHashMap<(Sector, u64), f64> = FxHashMap::default();
+        let mut runs = Runs::default();
         let mut at = 0;
         while at < layer.len() {
-            let sector = layer[at].0.0;
-            let end = at + layer[at..].iter().take_while(|e| e.0.0 == sector).count();
+            let sector = Key::sector(layer[at].0);
+            let end = at + layer[at..].partition_point(|e| Key::sector(e.0) == sector);
+            let reads = successors(&rules, sector);
             if stream {
                 // Only this sector's successors' tables in memory.
-                let reads = successors(&rules, sector);
                 sol.retain_tables(|t| reads.contains(t));
                 for &t in &reads {
                     if !sol.load_sector(t)? {
@@ -217,52 +240,70 @@ pub fn layered_chances(sol: &mut Solution, obs: &dyn Observer) -> Result<Option<
                 }
             }
             let ix = Indexer::new(tables.clone(), sector);
+            let children: FxHashMap<Sector, Indexer> =
+                reads.iter().map(|&t| (t, Indexer::new(tables.clone(), t))).collect();
             let sol = &*sol;
-            let expanded: Vec<Expanded> = layer[at..end]
-                .par_iter()
-                .map(|&((_, index), mass)| {
-                    let st = ix.state(index);
-                    let (blocked, moves) = moves_under(sol, &st, Policy::Perfect);
-                    let (mut w, mut l) = blocked_end(rules.blocked, lead, mass * blocked);
-                    let mut out = Vec::new();
-                    for (c, p) in moves {
-                        let share = mass * p;
-                        // The side to move in `c` is the leader's opponent
-                        // when the leader moved.
-                        let sign = match sol.eval(&c).expect("solved") {
-                            _ if rules.lost(&c) => -1,
-                            Eval::Dtm(v) => v.sign(),
-                            _ => {
-                                out.push((c, share));
-                                continue;
+            for part in layer[at..end].chunks(chunk) {
+                let expanded: Vec<Expanded> = part
+                    .par_iter()
+                    .map(|&(key, mass)| {
+                        let st = ix.state(Key::index(key));
+                        let (blocked, moves) = moves_under(sol, &st, Policy::Perfect);
+                        let (mut w, mut l) = blocked_end(rules.blocked, lead, mass * blocked);
+                        let mut out = Vec::new();
+                        for (c, p) in moves {
+                            let share = mass * p;
+                            // The side to move in `c` is the leader's opponent
+                            // when the leader moved.
+                            let sign = match sol.eval(&c).expect("solved") {
+                                _ if rules.lost(&c) => -1,
+                                Eval::Dtm(v) => v.sign(),
+                                _ => {
+                                    let t = Sector::of(&c);
+                                    let index = children.get(&t).expect("a successor sector").index(&c);
+                                    out.push((Key::pack(t, index), share));
+                                    continue;
+                                }
+                            };
+                            // +1: the side to move in `c` wins.
+                            match (sign, lead) {
+                                (0, _) => {}
+                                (1, true) | (-1, false) => l += share,
+                                _ => w += share,
                             }
-                        };
-                        // +1: the side to move in `c` wins.
-                        match (sign, lead) {
-                            (0, _) => {}
-                            (1, true) | (-1, false) => l += share,
-                            _ => w += share,
                         }
-                    }
-                    (w, l, out)
-                })
-                .collect();
-            for (w, l, out) in expanded {
-                win += w;
-                loss += l;
-                for (c, p) in out {
-                    *next.entry(key(&c)).or_insert(0.0) += p;
+                        (w, l, out)
+                    })
+                    .collect();
+                let mut next = Vec::with_capacity(expanded.iter().map(|e| e.2.len()).sum());
+                for (w, l, out) in expanded {
+                    win += w;
+                    loss += l;
+                    next.extend(out);
                 }
+                runs.push(sorted(next));
+                // The layer, the runs, and a merge's list beside them.
+                let need = (layer.len() + 2 * runs.held()) as u64 * ENTRY + sol.tables_bytes();
+                if need > limit {
+                    exceeded =
+                        Some(SolveError::ChancesMemory { layer: depth + 1, positions: runs.held() as u64, limit });
+                    break 'layers;
+                }
+                runs.settle();
             }
             at = end;
         }
-        layer = next.into_iter().collect();
+        drop(layer);
+        layer = runs.merged();
         lead = !lead;
         obs.advance(1);
     }
     obs.finish();
     if stream {
         sol.retain_tables(|_| false);
+    }
+    if let Some(e) = exceeded {
+        return Err(e);
     }
     Ok(Some(ChainResult {
         leader_wins: win,
@@ -273,6 +314,115 @@ pub fn layered_chances(sol: &mut Solution, obs: &dyn Observer) -> Result<Option<
         residual: 0.0,
         error: 0.0,
     }))
+}
+
+/// A position of a layer expanded: the leader's win and loss it ends in, and
+/// the positions of the next layer with their chances.
+type Expanded = (f64, f64, Vec<(u64, f64)>);
+
+/// A position of a layer as one number: its sector's four counts, then its
+/// index (below 2⁴⁸), so that keys sort by sector, then index.
+struct Key;
+
+impl Key {
+    #[inline]
+    fn pack(s: Sector, index: u64) -> u64 {
+        debug_assert!(index < 1 << 48 && s.w < 16 && s.wf < 16 && s.b < 16 && s.bf < 16);
+        (u64::from(s.w) << 60) | (u64::from(s.wf) << 56) | (u64::from(s.b) << 52) | (u64::from(s.bf) << 48) | index
+    }
+
+    #[inline]
+    fn sector(k: u64) -> Sector {
+        let n = |shift: u32| (k >> shift & 15) as u8;
+        Sector { w: n(60), wf: n(56), b: n(52), bf: n(48) }
+    }
+
+    #[inline]
+    fn index(k: u64) -> u64 {
+        k & ((1 << 48) - 1)
+    }
+}
+
+/// Positions with their chances, sorted by key, each key once (the chances
+/// of a key added up).
+fn sorted(mut v: Vec<(u64, f64)>) -> Vec<(u64, f64)> {
+    v.par_sort_unstable_by_key(|e| e.0);
+    let mut w = 0;
+    for r in 0..v.len() {
+        if w > 0 && v[w - 1].0 == v[r].0 {
+            v[w - 1].1 += v[r].1;
+        } else {
+            v[w] = v[r];
+            w += 1;
+        }
+    }
+    v.truncate(w);
+    v.shrink_to_fit();
+    v
+}
+
+/// Two sorted lists of [`sorted`] as one.
+fn merge(a: &[(u64, f64)], b: &[(u64, f64)]) -> Vec<(u64, f64)> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push((a[i].0, a[i].1 + b[j].1));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+/// The sorted runs of the next layer gathered so far, each at most half as
+/// long as the one before it once settled (so that a layer of `n` positions
+/// is held in at most about log₂ n runs, each position merged about as
+/// often).
+#[derive(Default)]
+struct Runs(Vec<Vec<(u64, f64)>>);
+
+impl Runs {
+    fn push(&mut self, run: Vec<(u64, f64)>) {
+        self.0.push(run);
+    }
+
+    /// Positions held in the runs.
+    fn held(&self) -> usize {
+        self.0.iter().map(Vec::len).sum()
+    }
+
+    /// Merges the last two runs while the last is more than half the one
+    /// before.
+    fn settle(&mut self) {
+        while self.0.len() >= 2 && 2 * self.0[self.0.len() - 1].len() > self.0[self.0.len() - 2].len() {
+            let b = self.0.pop().expect("two runs");
+            let a = self.0.pop().expect("two runs");
+            self.0.push(merge(&a, &b));
+        }
+    }
+
+    /// All runs as one sorted list.
+    fn merged(mut self) -> Vec<(u64, f64)> {
+        while self.0.len() >= 2 {
+            let b = self.0.pop().expect("two runs");
+            let a = self.0.pop().expect("two runs");
+            self.0.push(merge(&a, &b));
+        }
+        self.0.pop().unwrap_or_default()
+    }
 }
 
 /// A position's moves under `policy`: the chance of the throws after which
@@ -302,8 +452,6 @@ fn moves_under(sol: &Solution, st: &State, policy: Policy) -> (f64, Vec<(State, 
 
 /// One position of a layer expanded: the chances of the leader's win and
 /// loss at once, and the positions of the next layer with their chances.
-type Expanded = (f64, f64, Vec<(State, f64)>);
-
 /// The leader's win and loss when the side to move is blocked with chance
 /// `c`: it loses, unless a blocked game is drawn.
 fn blocked_end(blocked: Blocked, lead: bool, c: f64) -> (f64, f64) {
@@ -716,6 +864,48 @@ fn norm(a: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Runs gathered a chunk at a time, settled and merged, add up every
+    /// key's chances as a plain map does, whatever the chunks.
+    #[test]
+    fn runs_add_up_as_a_map() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        for case in 0..200 {
+            let n = rng.random_range(0..400);
+            let keys = rng.random_range(1..60u64);
+            let pairs: Vec<(u64, f64)> = (0..n)
+                .map(|_| (rng.random_range(0..keys) * 0x1234_5678_9abc, f64::from(rng.random_range(1..9u8)) / 8.0))
+                .collect();
+            let mut map = std::collections::BTreeMap::new();
+            for &(k, p) in &pairs {
+                *map.entry(k).or_insert(0.0) += p;
+            }
+            let chunk = rng.random_range(1..50);
+            let mut runs = Runs::default();
+            for part in pairs.chunks(chunk) {
+                runs.push(sorted(part.to_vec()));
+                runs.settle();
+                // Settled: each run at most half the one before.
+                assert!(runs.0.windows(2).all(|w| 2 * w[1].len() <= w[0].len()), "case {case}");
+            }
+            let merged = runs.merged();
+            // Eighths add up exactly.
+            assert_eq!(merged, map.into_iter().collect::<Vec<_>>(), "case {case}");
+        }
+    }
+
+    /// Keys keep the sector and index they pack, and sort as the pairs do.
+    #[test]
+    fn keys_pack_sector_then_index() {
+        let a = Sector { w: 9, wf: 0, b: 8, bf: 1 };
+        let b = Sector { w: 9, wf: 1, b: 0, bf: 0 };
+        for (s, i) in [(a, 0), (a, (1 << 48) - 1), (b, 12345)] {
+            let k = Key::pack(s, i);
+            assert_eq!((Key::sector(k), Key::index(k)), (s, i));
+        }
+        assert!(Key::pack(a, (1 << 48) - 1) < Key::pack(b, 0) && a < b);
+    }
 
     /// A fair walk on `0..=len` from `len / 2`, node 0 being the start:
     /// absorbed at `len` (a win) or at 0, so the start wins with chance 1/2

@@ -87,6 +87,10 @@ pub enum SolveError {
     /// Nine men's morris is not in the database whole (`missing` sector
     /// files): it must be solved first.
     NotSolved { rules: String, dice: String, dir: PathBuf, missing: usize },
+    /// The layers of the chances of perfect play from the start
+    /// (`markov::layered_chances`) need more memory than allowed: `positions`
+    /// gathered for the layer after `layer` plies.
+    ChancesMemory { layer: usize, positions: u64, limit: u64 },
 }
 
 impl std::fmt::Display for SolveError {
@@ -116,6 +120,13 @@ impl std::fmt::Display for SolveError {
                 "group {group} reads sectors not solved yet; missing: {} (solve their groups first: `ludus merels \
                  plan` lists what each group needs)",
                 missing.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+            ),
+            SolveError::ChancesMemory { layer, positions, limit } => write!(
+                f,
+                "the chances of perfect play from the start need more than the {} allowed (--memory): {positions} \
+                 positions (16 bytes each) reached after {layer} {} and counting",
+                plan::human_bytes(*limit),
+                if *layer == 1 { "ply" } else { "plies" }
             ),
             SolveError::Incomplete(rules) => {
                 write!(f, "{rules} is only partly solved: perfect play needs every position")
