@@ -217,12 +217,12 @@ pub fn layered_chances_in_chunks(
     let (mut win, mut loss) = (0.0, 0.0);
     let mut states = 0;
     // A layer per man placed, and the last into the movement phase.
-    obs.begin("chances of perfect play (layers)", 2 * u64::from(rules.men()));
     let mut exceeded = None;
     'layers: for depth in 0.. {
         if layer.is_empty() {
             break;
         }
+        obs.begin(&format!("chances of perfect play: layer {depth} of {}", 2 * rules.men()), layer.len() as u64);
         states += layer.len();
         let mut runs = Runs::default();
         let mut at = 0;
@@ -290,13 +290,14 @@ pub fn layered_chances_in_chunks(
                     break 'layers;
                 }
                 runs.settle();
+                obs.advance(part.len() as u64);
             }
             at = end;
         }
         drop(layer);
         layer = runs.merged();
         lead = !lead;
-        obs.advance(1);
+        obs.finish();
     }
     obs.finish();
     if stream {
