@@ -21,6 +21,8 @@
 //! it reads the tables from the database a sector at a time where they do
 //! not fit in memory together (nine men's morris).
 
+use std::collections::VecDeque;
+
 use engine::merels::{Blocked, Dice, State, Throw};
 use fxhash::FxHashMap;
 use rayon::prelude::*;
@@ -180,9 +182,12 @@ fn chain_of_play(sol: &Solution, leader: Policy, follower: Policy) -> Vec<Node> 
 /// ([`SolveError::ChancesMemory`]).
 ///
 /// A layer is a sorted list of positions (a packed key each) with their
-/// chances, 16 bytes a position; the next one is gathered in sorted runs of
-/// `chunk` positions expanded at a time, merged as they come (each run at
-/// most half the one before it, so that few are held) and at the end.
+/// chances, 16 bytes a position, in blocks freed as they are expanded; the
+/// next one is gathered in sorted runs of `chunk` positions expanded at a
+/// time, merged as they come (each run at most half the one before it, so
+/// that few are held) and at the end, each merge freeing the blocks it has
+/// read: the layers held at once need little more than the one being
+/// expanded and the next.
 pub fn layered_chances(sol: &mut Solution, limit: u64, obs: &dyn Observer) -> Result<Option<ChainResult>, SolveError> {
     layered_chances_in_chunks(sol, limit, LAYER_CHUNK, obs)
 }
@@ -211,91 +216,100 @@ pub fn layered_chances_in_chunks(
     let start_sector = Sector::of(&start);
     // The positions of the layer, the leader's turn or not, with the chance
     // of reaching them; the chance of the leader's win and loss so far.
-    let mut layer: Vec<(u64, f64)> =
-        vec![(Key::pack(start_sector, Indexer::new(tables.clone(), start_sector).index(&start)), 1.0)];
+    let mut layer = Blocks::from_sorted(vec![(
+        Key::pack(start_sector, Indexer::new(tables.clone(), start_sector).index(&start)),
+        1.0,
+    )]);
     let mut lead = true;
     let (mut win, mut loss) = (0.0, 0.0);
     let mut states = 0;
     // A layer per man placed, and the last into the movement phase.
     let mut exceeded = None;
     'layers: for depth in 0.. {
-        if layer.is_empty() {
+        if layer.len == 0 {
             break;
         }
-        obs.begin(&format!("chances of perfect play: layer {depth} of {}", 2 * rules.men()), layer.len() as u64);
-        states += layer.len();
+        obs.begin(&format!("chances of perfect play: layer {depth} of {}", 2 * rules.men()), layer.len as u64);
+        states += layer.len;
         let mut runs = Runs::default();
-        let mut at = 0;
-        while at < layer.len() {
-            let sector = Key::sector(layer[at].0);
-            let end = at + layer[at..].partition_point(|e| Key::sector(e.0) == sector);
-            let reads = successors(&rules, sector);
-            if stream {
-                // Only this sector's successors' tables in memory.
-                sol.retain_tables(|t| reads.contains(t));
-                for &t in &reads {
-                    if !sol.load_sector(t)? {
-                        return Err(SolveError::Read { sector: t.key(), error: DbError::Missing });
-                    }
-                }
-            }
-            let ix = Indexer::new(tables.clone(), sector);
-            let children: FxHashMap<Sector, Indexer> =
-                reads.iter().map(|&t| (t, Indexer::new(tables.clone(), t))).collect();
-            let sol = &*sol;
-            for part in layer[at..end].chunks(chunk) {
-                let expanded: Vec<Expanded> = part
-                    .par_iter()
-                    .map(|&(key, mass)| {
-                        let st = ix.state(Key::index(key));
-                        let (blocked, moves) = moves_under(sol, &st, Policy::Perfect);
-                        let (mut w, mut l) = blocked_end(rules.blocked, lead, mass * blocked);
-                        let mut out = Vec::new();
-                        for (c, p) in moves {
-                            let share = mass * p;
-                            // The side to move in `c` is the leader's opponent
-                            // when the leader moved.
-                            let sign = match sol.eval(&c).expect("solved") {
-                                _ if rules.lost(&c) => -1,
-                                Eval::Dtm(v) => v.sign(),
-                                _ => {
-                                    let t = Sector::of(&c);
-                                    let index = children.get(&t).expect("a successor sector").index(&c);
-                                    out.push((Key::pack(t, index), share));
-                                    continue;
-                                }
-                            };
-                            // +1: the side to move in `c` wins.
-                            match (sign, lead) {
-                                (0, _) => {}
-                                (1, true) | (-1, false) => l += share,
-                                _ => w += share,
+        // The sector of the positions being expanded, with its indexer and
+        // its successors'.
+        let mut current: Option<(Sector, Indexer, FxHashMap<Sector, Indexer>)> = None;
+        while let Some(block) = layer.pop() {
+            let mut at = 0;
+            while at < block.len() {
+                let sector = Key::sector(block[at].0);
+                let end = at + block[at..].partition_point(|e| Key::sector(e.0) == sector);
+                if current.as_ref().is_none_or(|c| c.0 != sector) {
+                    let reads = successors(&rules, sector);
+                    if stream {
+                        // Only this sector's successors' tables in memory.
+                        sol.retain_tables(|t| reads.contains(t));
+                        for &t in &reads {
+                            if !sol.load_sector(t)? {
+                                return Err(SolveError::Read { sector: t.key(), error: DbError::Missing });
                             }
                         }
-                        (w, l, out)
-                    })
-                    .collect();
-                let mut next = Vec::with_capacity(expanded.iter().map(|e| e.2.len()).sum());
-                for (w, l, out) in expanded {
-                    win += w;
-                    loss += l;
-                    next.extend(out);
+                    }
+                    let children = reads.iter().map(|&t| (t, Indexer::new(tables.clone(), t))).collect();
+                    current = Some((sector, Indexer::new(tables.clone(), sector), children));
                 }
-                runs.push(sorted(next));
-                // The layer, the runs, and a merge's list beside them.
-                let need = (layer.len() + 2 * runs.held()) as u64 * ENTRY + sol.tables_bytes();
-                if need > limit {
-                    exceeded =
-                        Some(SolveError::ChancesMemory { layer: depth + 1, positions: runs.held() as u64, limit });
-                    break 'layers;
+                let (_, ix, children) = current.as_ref().expect("the sector's indexers");
+                let sol = &*sol;
+                for part in block[at..end].chunks(chunk) {
+                    let expanded: Vec<Expanded> = part
+                        .par_iter()
+                        .map(|&(key, mass)| {
+                            let st = ix.state(Key::index(key));
+                            let (blocked, moves) = moves_under(sol, &st, Policy::Perfect);
+                            let (mut w, mut l) = blocked_end(rules.blocked, lead, mass * blocked);
+                            let mut out = Vec::new();
+                            for (c, p) in moves {
+                                let share = mass * p;
+                                // The side to move in `c` is the leader's
+                                // opponent when the leader moved.
+                                let sign = match sol.eval(&c).expect("solved") {
+                                    _ if rules.lost(&c) => -1,
+                                    Eval::Dtm(v) => v.sign(),
+                                    _ => {
+                                        let t = Sector::of(&c);
+                                        let index = children.get(&t).expect("a successor sector").index(&c);
+                                        out.push((Key::pack(t, index), share));
+                                        continue;
+                                    }
+                                };
+                                // +1: the side to move in `c` wins.
+                                match (sign, lead) {
+                                    (0, _) => {}
+                                    (1, true) | (-1, false) => l += share,
+                                    _ => w += share,
+                                }
+                            }
+                            (w, l, out)
+                        })
+                        .collect();
+                    let mut next = Vec::with_capacity(expanded.iter().map(|e| e.2.len()).sum());
+                    for (w, l, out) in expanded {
+                        win += w;
+                        loss += l;
+                        next.extend(out);
+                    }
+                    runs.push(Blocks::from_sorted(sorted(next)));
+                    // What is left of the layer, the runs, and a block of a
+                    // merge beside them.
+                    let held = layer.len + block.len() + runs.held() + chunk;
+                    if held as u64 * ENTRY + sol.tables_bytes() > limit {
+                        exceeded =
+                            Some(SolveError::ChancesMemory { layer: depth + 1, positions: runs.held() as u64, limit });
+                        break 'layers;
+                    }
+                    runs.settle(chunk);
+                    obs.advance(part.len() as u64);
                 }
-                runs.settle();
-                obs.advance(part.len() as u64);
+                at = end;
             }
-            at = end;
         }
-        drop(layer);
-        layer = runs.merged();
+        layer = runs.merged(chunk);
         lead = !lead;
         obs.finish();
     }
@@ -362,30 +376,87 @@ fn sorted(mut v: Vec<(u64, f64)>) -> Vec<(u64, f64)> {
     v
 }
 
-/// Two sorted lists of [`sorted`] as one.
-fn merge(a: &[(u64, f64)], b: &[(u64, f64)]) -> Vec<(u64, f64)> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].0.cmp(&b[j].0) {
-            std::cmp::Ordering::Less => {
-                out.push(a[i]);
-                i += 1;
+/// A sorted list of positions with their chances (as [`sorted`] makes
+/// them) in blocks, which a merge or a pass over the list frees as it reads
+/// them: merging two lists holds little more than the two.
+#[derive(Default)]
+struct Blocks {
+    blocks: VecDeque<Vec<(u64, f64)>>,
+    len: usize,
+}
+
+impl Blocks {
+    fn from_sorted(v: Vec<(u64, f64)>) -> Blocks {
+        let len = v.len();
+        Blocks { blocks: if len > 0 { VecDeque::from([v]) } else { VecDeque::new() }, len }
+    }
+
+    /// The first block, taken off the list.
+    fn pop(&mut self) -> Option<Vec<(u64, f64)>> {
+        let b = self.blocks.pop_front()?;
+        self.len -= b.len();
+        Some(b)
+    }
+
+    /// The two lists as one, in blocks of at most `block` positions; each
+    /// block of theirs is freed once read.
+    fn merge(mut a: Blocks, mut b: Blocks, block: usize) -> Blocks {
+        let mut out = Blocks::default();
+        let mut cur = Vec::with_capacity(block.min(a.len + b.len));
+        let (mut x, mut y) = (a.pop().unwrap_or_default(), b.pop().unwrap_or_default());
+        let (mut i, mut j) = (0, 0);
+        loop {
+            if i == x.len() {
+                match a.pop() {
+                    Some(n) => (x, i) = (n, 0),
+                    None => x = Vec::new(),
+                }
             }
-            std::cmp::Ordering::Greater => {
-                out.push(b[j]);
-                j += 1;
+            if j == y.len() {
+                match b.pop() {
+                    Some(n) => (y, j) = (n, 0),
+                    None => y = Vec::new(),
+                }
             }
-            std::cmp::Ordering::Equal => {
-                out.push((a[i].0, a[i].1 + b[j].1));
-                i += 1;
-                j += 1;
+            let e = match (x.get(i), y.get(j)) {
+                (None, None) => break,
+                (Some(&p), None) => {
+                    i += 1;
+                    p
+                }
+                (None, Some(&q)) => {
+                    j += 1;
+                    q
+                }
+                (Some(&p), Some(&q)) => match p.0.cmp(&q.0) {
+                    std::cmp::Ordering::Less => {
+                        i += 1;
+                        p
+                    }
+                    std::cmp::Ordering::Greater => {
+                        j += 1;
+                        q
+                    }
+                    std::cmp::Ordering::Equal => {
+                        i += 1;
+                        j += 1;
+                        (p.0, p.1 + q.1)
+                    }
+                },
+            };
+            cur.push(e);
+            if cur.len() == block {
+                out.len += cur.len();
+                out.blocks.push_back(std::mem::replace(&mut cur, Vec::with_capacity(block)));
             }
         }
+        if !cur.is_empty() {
+            cur.shrink_to_fit();
+            out.len += cur.len();
+            out.blocks.push_back(cur);
+        }
+        out
     }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    out
 }
 
 /// The sorted runs of the next layer gathered so far, each at most half as
@@ -393,34 +464,34 @@ fn merge(a: &[(u64, f64)], b: &[(u64, f64)]) -> Vec<(u64, f64)> {
 /// is held in at most about log₂ n runs, each position merged about as
 /// often).
 #[derive(Default)]
-struct Runs(Vec<Vec<(u64, f64)>>);
+struct Runs(Vec<Blocks>);
 
 impl Runs {
-    fn push(&mut self, run: Vec<(u64, f64)>) {
+    fn push(&mut self, run: Blocks) {
         self.0.push(run);
     }
 
     /// Positions held in the runs.
     fn held(&self) -> usize {
-        self.0.iter().map(Vec::len).sum()
+        self.0.iter().map(|r| r.len).sum()
     }
 
     /// Merges the last two runs while the last is more than half the one
     /// before.
-    fn settle(&mut self) {
-        while self.0.len() >= 2 && 2 * self.0[self.0.len() - 1].len() > self.0[self.0.len() - 2].len() {
+    fn settle(&mut self, block: usize) {
+        while self.0.len() >= 2 && 2 * self.0[self.0.len() - 1].len > self.0[self.0.len() - 2].len {
             let b = self.0.pop().expect("two runs");
             let a = self.0.pop().expect("two runs");
-            self.0.push(merge(&a, &b));
+            self.0.push(Blocks::merge(a, b, block));
         }
     }
 
     /// All runs as one sorted list.
-    fn merged(mut self) -> Vec<(u64, f64)> {
+    fn merged(mut self, block: usize) -> Blocks {
         while self.0.len() >= 2 {
             let b = self.0.pop().expect("two runs");
             let a = self.0.pop().expect("two runs");
-            self.0.push(merge(&a, &b));
+            self.0.push(Blocks::merge(a, b, block));
         }
         self.0.pop().unwrap_or_default()
     }
@@ -883,15 +954,25 @@ mod tests {
                 *map.entry(k).or_insert(0.0) += p;
             }
             let chunk = rng.random_range(1..50);
+            let block = rng.random_range(1..20);
             let mut runs = Runs::default();
             for part in pairs.chunks(chunk) {
-                runs.push(sorted(part.to_vec()));
-                runs.settle();
+                runs.push(Blocks::from_sorted(sorted(part.to_vec())));
+                runs.settle(block);
                 // Settled: each run at most half the one before.
-                assert!(runs.0.windows(2).all(|w| 2 * w[1].len() <= w[0].len()), "case {case}");
+                assert!(runs.0.windows(2).all(|w| 2 * w[1].len <= w[0].len), "case {case}");
+                assert_eq!(runs.held(), runs.0.iter().flat_map(|r| &r.blocks).map(Vec::len).sum::<usize>());
             }
-            let merged = runs.merged();
-            // Eighths add up exactly.
+            let mut merged = runs.merged(block);
+            let len = merged.len;
+            let mut all = Vec::new();
+            while let Some(b) = merged.pop() {
+                // Merged blocks hold at most `block` positions.
+                assert!(!b.is_empty() && (b.len() <= block || pairs.len() <= chunk), "case {case}");
+                all.extend(b);
+            }
+            assert_eq!((len, merged.len), (all.len(), 0), "case {case}");
+            let merged = all;
             assert_eq!(merged, map.into_iter().collect::<Vec<_>>(), "case {case}");
         }
     }
