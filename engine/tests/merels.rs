@@ -453,6 +453,50 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Where `chance_ahead` says no throw can matter any more, every throw
+    /// allows the same actions, in that position and in every one play
+    /// reaches from it (random playouts on every board under the readings
+    /// with dice in the placement, and special chances of 1 to 71 in 72).
+    #[test]
+    fn without_chance_ahead_every_throw_allows_the_same(seed in any::<u64>()) {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        for kind in BoardKind::ALL {
+            for dice in [Dice::Murray, Dice::Bell] {
+                let rules = Rules::new(kind, dice).try_with_special_72(rng.random_range(1..72)).unwrap();
+                let mut st = State::start(rules.men());
+                let mut ahead = true;
+                for _ in 0..60 {
+                    if rules.lost(&st) { break; }
+                    let now = rules.chance_ahead(&st);
+                    // Once gone, chance does not come back.
+                    prop_assert!(ahead || !now);
+                    ahead = now;
+                    let outcomes = rules.throw_outcomes(&st);
+                    let mut sets: Vec<Vec<State>> = outcomes
+                        .iter()
+                        .map(|&(t, _)| {
+                            let mut v: Vec<State> = rules.actions(&st, t).into_iter().map(|a| a.1).collect();
+                            v.sort();
+                            v
+                        })
+                        .collect();
+                    if !ahead {
+                        sets.dedup();
+                        prop_assert_eq!(sets.len(), 1, "{:?}: the throws differ", st);
+                    }
+                    let throw = outcomes[rng.random_range(0..outcomes.len())].0;
+                    let acts = rules.actions(&st, throw);
+                    if acts.is_empty() { break; }
+                    st = acts[rng.random_range(0..acts.len())].1;
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn point_sets_iterate_in_order() {
     let s: PointSet = [Point(5), Point(1), Point(9)].into_iter().collect();

@@ -181,6 +181,24 @@ impl Rules {
         if st.placing() { self.dice_in_placement() } else { self.dice_in_movement() }
     }
 
+    /// Whether a throw can still change what a side may do, in this turn or
+    /// a later one: Schädler's in every movement turn, Murray's special
+    /// throw only for a side with at least three men in hand (hands never
+    /// grow), Bell's in every placement turn; never where the throw has one
+    /// outcome. Where it cannot, the rest of the game is without chance:
+    /// its value is a win, a draw or a loss.
+    pub fn chance_ahead(&self, st: &State) -> bool {
+        if self.special_72 == 0 || self.special_72 >= 72 {
+            return false;
+        }
+        match self.dice {
+            Dice::None => false,
+            Dice::Schaedler => true,
+            Dice::Murray => st.own_hand >= 3 || st.other_hand >= 3,
+            Dice::Bell => st.own_hand > 0 || st.other_hand > 0,
+        }
+    }
+
     /// The throws that can precede this turn, with their probabilities in 72nds.
     pub fn throw_outcomes(&self, st: &State) -> SmallVec<[(Throw, u8); 2]> {
         let mut v = SmallVec::new();

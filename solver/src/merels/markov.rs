@@ -173,10 +173,13 @@ fn chain_of_play(sol: &Solution, leader: Policy, follower: Policy) -> Vec<Node> 
 /// sequence of layers by the men still in hand, without cycles: the chance
 /// of reaching each position is carried forward one layer at a time, and
 /// each position of a layer is expanded with only its sector's successors'
-/// tables in memory. A position that reaches the movement phase (a game
-/// without chance, where perfect play keeps the value) ends the chain with
-/// the outcome its value gives (so that, unlike the whole chain, it never
-/// plays through the movement phase). `None` where the reading puts chance in the
+/// tables in memory. A position from which no throw can matter any more
+/// (`Rules::chance_ahead`: the movement phase, or under Murray's reading
+/// both hands below three men) is a game without chance, where perfect play
+/// keeps the value: it ends the chain with the outcome its value gives (so
+/// that, unlike the whole chain, it never plays through the movement phase,
+/// and under Murray's reading not through the last four placements either,
+/// the layers with the most positions). `None` where the reading puts chance in the
 /// movement phase; an error if a table cannot be read (or has gone), or if
 /// the layers need more than `limit` bytes beside the tables
 /// ([`SolveError::ChancesMemory`]).
@@ -271,6 +274,12 @@ pub fn layered_chances_in_chunks(
                                 let sign = match sol.eval(&c).expect("solved") {
                                     _ if rules.lost(&c) => -1,
                                     Eval::Dtm(v) => v.sign(),
+                                    // No throw matters any more: perfect play
+                                    // keeps the value, a win, draw or loss.
+                                    Eval::Exact(n) if !rules.chance_ahead(&c) => {
+                                        debug_assert!(n == 0 || n.abs() == sol.den, "{n}/{} without chance", sol.den);
+                                        n.signum() as i32
+                                    }
                                     _ => {
                                         let t = Sector::of(&c);
                                         let index = children.get(&t).expect("a successor sector").index(&c);
