@@ -2,7 +2,8 @@
 //! pass, the phases of strategy iteration under Schädler's dice (exits and
 //! children, warm start, one whole exact evaluation, one whole improvement
 //! pass, one search for loops to hold, the progress ranks, the whole group),
-//! the check of a whole database (`ludus merels verify`), and the whole Rota
+//! the check of a whole database (`ludus merels verify`), the chances of
+//! perfect play a layer at a time from a database, and the whole Rota
 //! solve.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
@@ -143,6 +144,17 @@ fn checks(c: &mut Criterion) {
         g.sample_size(10);
         g.throughput(Throughput::Elements(first.positions));
         g.bench_function("verify", |b| b.iter(|| check(&mut sol)));
+        if dice == Dice::Murray {
+            // The chances of perfect play from the start, a layer of men in
+            // hand at a time, each sector's successors read from the files
+            // (throughput: the positions expanded).
+            let layered = |sol: &mut Solution| {
+                sol.retain_tables(|_| false);
+                solver::merels::markov::layered_chances(sol, u64::MAX, &Silent).expect("chances").expect("layered")
+            };
+            g.throughput(Throughput::Elements(layered(&mut sol).states as u64));
+            g.bench_function("chances a layer at a time", |b| b.iter(|| layered(&mut sol)));
+        }
         g.finish();
     }
     let _ = std::fs::remove_dir_all(&dir);
