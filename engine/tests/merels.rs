@@ -453,6 +453,13 @@ proptest! {
     }
 }
 
+#[test]
+fn point_sets_iterate_in_order() {
+    let s: PointSet = [Point(5), Point(1), Point(9)].into_iter().collect();
+    assert_eq!(s.iter().collect::<Vec<_>>(), vec![Point(1), Point(5), Point(9)]);
+    assert_eq!(s.len(), 3);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     /// Where `chance_ahead` says no throw can matter any more, every throw
@@ -495,17 +502,7 @@ proptest! {
             }
         }
     }
-}
 
-#[test]
-fn point_sets_iterate_in_order() {
-    let s: PointSet = [Point(5), Point(1), Point(9)].into_iter().collect();
-    assert_eq!(s.iter().collect::<Vec<_>>(), vec![Point(1), Point(5), Point(9)]);
-    assert_eq!(s.len(), 3);
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
     /// The backward generator against the forward one, on random positions
     /// of the movement phase of every board and rule variant: every state a
     /// non-capturing step or flight (or pass) leads to lists the state it came from
