@@ -136,6 +136,8 @@ fn merels_chances_whose_layers_do_not_fit_in_memory_come_from_the_whole_chain() 
     assert!(err.contains("the chances come from the whole chain of play instead"), "{err}");
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["start"]["value"], full["start"]["value"]);
+    // The chances are there, so nothing is missing.
+    assert!(v["start"]["p_missing"].is_null() && full["start"]["p_missing"].is_null(), "{v}");
     for p in ["p_win", "p_draw", "p_loss"] {
         let (a, b) = (v["start"][p].as_f64().unwrap(), full["start"][p].as_f64().unwrap());
         assert!((a - b).abs() < 1e-9, "{p}: {a} from the chain, {b} by layers");

@@ -5,7 +5,6 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use engine::merels::{BoardKind, Dice, Position, Rules, render};
-use solver::merels::markov::layered_chances;
 use solver::merels::plan::human_bytes;
 use solver::merels::report::{MerelsReport, report_with};
 use solver::merels::{Solution, SolveOptions};
@@ -234,33 +233,27 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             let bars = Bars::new(quiet);
             let one = opts.group.is_some();
             let mut sol = pool(threads, u64::MAX)?.install(|| Solution::solve_with(rules, &opts, &bars))?;
-            let mut chances = None;
+            let (mut chances, mut missing) = (None, None);
             if !one && sol.complete() {
                 // Where chance is only in the placement, the chances of
                 // perfect play a layer at a time (reading the tables again
                 // where a solve a group at a time dropped them); the start
                 // and its moves need theirs back for the report.
-                // Layers that do not fit in --memory: the chances of the
-                // whole chain where every table is in memory, else none (the
-                // values are all there).
-                chances = match layered_chances(&mut sol, opts.memory_limit, &bars) {
-                    Err(e @ solver::merels::SolveError::ChancesMemory { .. }) => {
-                        let instead = if solver::merels::report::all_tables_in_memory(&sol) {
-                            "the chances come from the whole chain of play instead"
-                        } else {
-                            "the report gives no P(win), P(draw), P(loss)"
-                        };
-                        eprintln!("ludus: {e}; {instead}");
-                        None
-                    }
-                    other => other?,
-                };
+                // Layers that do not fit in --memory: said, and the report
+                // goes on without them (the values are all there).
+                (chances, missing) = solver::merels::report::layered_or_why(&mut sol, opts.memory_limit, &bars)?;
+                if let Some(why) = &missing {
+                    eprintln!("ludus: {why}");
+                }
                 sol.ensure_around(&engine::merels::State::start(rules.men()))?;
             }
             if one {
                 return group_report(&sol, t.elapsed().as_secs_f64(), json);
             }
-            let r = report_with(&sol, t.elapsed().as_secs_f64(), chances);
+            let mut r = report_with(&sol, t.elapsed().as_secs_f64(), chances);
+            if let Some(start) = r.start.as_mut().filter(|s| s.p_win.is_none()) {
+                start.p_missing = missing;
+            }
             if json {
                 print_json(&r)?;
             } else {

@@ -121,6 +121,40 @@ fn chances_a_layer_at_a_time_from_the_database_equal_the_chain() {
     assert!(layered_chances(&mut sol, u64::MAX, &Silent).unwrap().is_none());
 }
 
+#[test]
+fn chances_over_the_memory_leave_the_report_without_them_and_say_why() {
+    // Six under Murray's reading from its database, the tables not in
+    // memory (as on nine): layers given 100 bytes give no chances, and why;
+    // the report then has the values but no P(win), P(draw), P(loss). With
+    // every table in memory the whole chain takes over.
+    use solver::merels::SolveOptions;
+    use solver::merels::report::{layered_or_why, report_with};
+    let rules = Rules::new(BoardKind::Six, Dice::Murray);
+    let dir = std::env::temp_dir().join(format!("ludus-chances-why-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let opts = SolveOptions { db: Some(dir.clone()), keep_all: false, ..SolveOptions::default() };
+    let mut sol = Solution::solve_with(rules, &opts, &Silent).unwrap();
+    sol.retain_tables(|_| false);
+    let (chances, why) = layered_or_why(&mut sol, 100, &Silent).unwrap();
+    let why = why.expect("a reason");
+    assert!(chances.is_none());
+    assert!(
+        why.contains("more than the 100.0 B allowed") && why.contains("gives no P(win), P(draw), P(loss)"),
+        "{why}"
+    );
+    sol.ensure_around(&start_state(&rules)).unwrap();
+    let start = report_with(&sol, 0.0, chances).start.expect("the start's value");
+    assert!(start.p_win.is_none() && start.p_loss.is_none() && start.value.exact.is_some(), "{start:?}");
+    // Enough memory: the chances, no reason.
+    let (chances, why) = layered_or_why(&mut sol, u64::MAX, &Silent).unwrap();
+    assert!(chances.is_some() && why.is_none());
+    // Every table in memory: the whole chain instead.
+    let mut whole = Solution::solve_with(rules, &SolveOptions { keep_all: true, ..opts }, &Silent).unwrap();
+    let (_, why) = layered_or_why(&mut whole, 100, &Silent).unwrap();
+    assert!(why.expect("a reason").contains("from the whole chain of play instead"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn start_state(rules: &Rules) -> engine::merels::State {
     engine::merels::State::start(rules.men())
 }

@@ -5,9 +5,10 @@
 use engine::merels::{Position, Side, State, Throw};
 use serde::Serialize;
 
-use super::markov::{ChainResult, Policy, leader_chances};
+use super::markov::{ChainResult, Policy, layered_chances, leader_chances};
+use super::observer::Observer;
 use super::sector::{Sector, successors};
-use super::solution::Solution;
+use super::solution::{Solution, SolveError};
 use super::table::{Eval, Kind};
 use super::value::{Value, reduced};
 
@@ -88,6 +89,9 @@ pub struct StartReport {
     /// The most `p_win` and `p_loss` can be off (`p_draw` twice that): 0
     /// up to rounding when the chain's bounds closed.
     pub p_error: Option<f64>,
+    /// Why the chances are missing, when they could not be computed (the
+    /// layers of `markov::layered_chances` over `--memory`).
+    pub p_missing: Option<String>,
 }
 
 /// One first move of the first player.
@@ -194,6 +198,28 @@ pub fn all_tables_in_memory(sol: &Solution) -> bool {
     sol.order().iter().flatten().all(|&s| !s.is_stored() || sol.table(s).is_some())
 }
 
+/// The chances of perfect play a layer at a time ([`layered_chances`])
+/// within `limit` bytes beside the tables, for [`report_with`]; where the
+/// layers need more, none, and why (the report then takes them from the
+/// whole chain if every table is in memory, else goes without).
+pub fn layered_or_why(
+    sol: &mut Solution,
+    limit: u64,
+    obs: &dyn Observer,
+) -> Result<(Option<ChainResult>, Option<String>), SolveError> {
+    match layered_chances(sol, limit, obs) {
+        Err(e @ SolveError::ChancesMemory { .. }) => {
+            let instead = if all_tables_in_memory(sol) {
+                "the chances come from the whole chain of play instead"
+            } else {
+                "the report gives no P(win), P(draw), P(loss)"
+            };
+            Ok((None, Some(format!("{e}; {instead}"))))
+        }
+        other => other.map(|c| (c, None)),
+    }
+}
+
 /// Assembles the report; `seconds` is the wall time of the whole run.
 pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
     report_with(sol, seconds, None)
@@ -229,6 +255,7 @@ pub fn report_with(sol: &Solution, seconds: f64, chances: Option<ChainResult>) -
             p_draw: chances.map(|c| c.1),
             p_loss: chances.map(|c| c.2),
             p_error: chances.map(|c| c.3),
+            p_missing: None,
         }
     });
     let first_moves = if start.is_some() {
