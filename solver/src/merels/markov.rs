@@ -17,9 +17,11 @@
 //! Where chance is only in the placement (Murray's and Bell's readings),
 //! play from the start runs through layers of men in hand without cycles,
 //! and [`layered_chances`] carries the chances forward a layer at a time,
-//! ending each play at the movement phase with the outcome of its value;
-//! it reads the tables from the database a sector at a time where they do
-//! not fit in memory together (nine men's morris).
+//! ending each play where no throw can matter any more (the movement phase,
+//! or under Murray's reading both hands below three men) with the outcome
+//! of its value; it reads the tables from the database a sector at a time
+//! where they do not fit in memory together (nine men's morris), and holds
+//! each layer as a sorted list of 16 bytes a position.
 
 use std::collections::VecDeque;
 
