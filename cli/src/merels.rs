@@ -250,10 +250,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             if one {
                 return group_report(&sol, t.elapsed().as_secs_f64(), json);
             }
-            let mut r = report_with(&sol, t.elapsed().as_secs_f64(), chances);
-            if let Some(start) = r.start.as_mut().filter(|s| s.p_win.is_none()) {
-                start.p_missing = missing;
-            }
+            let r = report_with(&sol, t.elapsed().as_secs_f64(), chances, missing);
             if json {
                 print_json(&r)?;
             } else {

@@ -143,8 +143,9 @@ fn chances_over_the_memory_leave_the_report_without_them_and_say_why() {
         "{why}"
     );
     sol.ensure_around(&start_state(&rules)).unwrap();
-    let start = report_with(&sol, 0.0, chances).start.expect("the start's value");
+    let start = report_with(&sol, 0.0, chances, Some(why.clone())).start.expect("the start's value");
     assert!(start.p_win.is_none() && start.p_loss.is_none() && start.value.exact.is_some(), "{start:?}");
+    assert_eq!(start.p_missing.as_deref(), Some(why.as_str()));
     // Enough memory: the chances, no reason.
     let (chances, why) = layered_or_why(&mut sol, u64::MAX, &Silent).unwrap();
     assert!(chances.is_some() && why.is_none());

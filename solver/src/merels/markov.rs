@@ -491,18 +491,21 @@ impl Runs {
     /// before.
     fn settle(&mut self, block: usize) {
         while self.0.len() >= 2 && 2 * self.0[self.0.len() - 1].len > self.0[self.0.len() - 2].len {
-            let b = self.0.pop().expect("two runs");
-            let a = self.0.pop().expect("two runs");
-            self.0.push(Blocks::merge(a, b, block));
+            self.merge_last(block);
         }
+    }
+
+    /// Merges the last two runs into one.
+    fn merge_last(&mut self, block: usize) {
+        let b = self.0.pop().expect("two runs");
+        let a = self.0.pop().expect("two runs");
+        self.0.push(Blocks::merge(a, b, block));
     }
 
     /// All runs as one sorted list.
     fn merged(mut self, block: usize) -> Blocks {
         while self.0.len() >= 2 {
-            let b = self.0.pop().expect("two runs");
-            let a = self.0.pop().expect("two runs");
-            self.0.push(Blocks::merge(a, b, block));
+            self.merge_last(block);
         }
         self.0.pop().unwrap_or_default()
     }

@@ -222,13 +222,19 @@ pub fn layered_or_why(
 
 /// Assembles the report; `seconds` is the wall time of the whole run.
 pub fn report(sol: &Solution, seconds: f64) -> MerelsReport {
-    report_with(sol, seconds, None)
+    report_with(sol, seconds, None, None)
 }
 
 /// [`report`] with the chances of perfect play from the start computed
 /// already (`markov::layered_chances`, where the tables are not all in
-/// memory).
-pub fn report_with(sol: &Solution, seconds: f64, chances: Option<ChainResult>) -> MerelsReport {
+/// memory), or `missing`: why they could not be (given as the start's
+/// `p_missing` where it has no chances).
+pub fn report_with(
+    sol: &Solution,
+    seconds: f64,
+    chances: Option<ChainResult>,
+    missing: Option<String>,
+) -> MerelsReport {
     let rules = &sol.rules;
     let den = sol.den;
     let start_state = State::start(rules.men());
@@ -255,7 +261,7 @@ pub fn report_with(sol: &Solution, seconds: f64, chances: Option<ChainResult>) -
             p_draw: chances.map(|c| c.1),
             p_loss: chances.map(|c| c.2),
             p_error: chances.map(|c| c.3),
-            p_missing: None,
+            p_missing: if chances.is_none() { missing.clone() } else { None },
         }
     });
     let first_moves = if start.is_some() {
