@@ -102,7 +102,7 @@ fn passes(c: &mut Criterion) {
 /// Groups under Schädler's dice whose positions fall in two classes (six's
 /// 4 v 5 and its mirror; 4 v 4 by the parity of men on one colour of
 /// points), every smaller group solved first: one copy of the game solved
-/// first and the other started from its strategies (what the solver does),
+/// first and the other started from its values (what the solver does),
 /// and both copies side by side from the start.
 fn copies(c: &mut Criterion) {
     let rules = Rules::new(BoardKind::Six, Dice::Schaedler);

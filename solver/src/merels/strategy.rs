@@ -62,10 +62,17 @@
 //! the first player's values are what its strategy guarantees, the second
 //! player's what the best reply gets, and only both copies together bound
 //! every position from both sides (the gap below). So the first copy is
-//! solved alone, then the second alone, starting from the first one's
-//! strategies (each node from the same position's node in the first copy),
-//! where it has little left to do; should the gap still be open, both go on
-//! together. Where the copies are one game both are in play from the start.
+//! solved alone, then the second alone, in the game itself, from the first
+//! one's values: the replying side keeps the strategy the first player had
+//! in the same positions, and the first player, which in the first copy
+//! only replied where it now moves, starts from the strategy those values
+//! make optimal if they are the game's: a best move after each throw, and
+//! where it is ahead and stays, the equally good child nearest an exit (the
+//! progress ranks below). A value-greedy choice alone is not enough there
+//! (the side ahead may keep to a loop and get 0), and a reply's strategy
+//! would be exploited; from this start the second copy has little left to
+//! do. Should the gap still be open, both go on together. Where the copies
+//! are one game both are in play from the start.
 //!
 //! One improvement pass can stop short where play may loop: a side behind
 //! (value < 0) that could hold a loop among equally good moves, and so get
@@ -487,7 +494,8 @@ impl<'a> Group<'a> {
 
     /// Puts the second copy in play (alone: the first one is solved) with
     /// the strategies and values the first reached: each position's node
-    /// there takes those of the same position's node in the first copy.
+    /// there takes those of the same position's node in the first copy
+    /// (see [`Group::seed_second_copy`] for the first player's).
     fn take_second_copy(&mut self) {
         let n = self.n;
         for p in 0..n {
@@ -498,6 +506,65 @@ impl<'a> Group<'a> {
         }
         self.play = Play::Second;
         self.whole = true;
+    }
+
+    /// Puts the second copy in play like [`Group::take_second_copy`], but
+    /// gives the first player, who in the first copy only replied in the
+    /// positions it now moves in, the strategy the first copy's values
+    /// make optimal if they are the game's: a best move after each throw
+    /// and, where it is ahead and stays, the equally good child nearest an
+    /// exit (its progress rank; an exit on a tie). Returns how many
+    /// positions of the side ahead could not be ranked.
+    fn seed_second_copy(&mut self) -> u64 {
+        let n = self.n;
+        // The in-group parents make room for the ranks; they are rebuilt
+        // for the second copy's rounds.
+        self.parents = Lists::default();
+        let this = &*self;
+        let val: Vec<f64> = (0..n)
+            .into_par_iter()
+            .map(|p| from_code(to_code(if this.second_class(p) { this.val[n + p] } else { this.val[p] })))
+            .collect();
+        let ranked = self.rank_progress_of(&val);
+        self.take_second_copy();
+        let slot = Members::new(n, &ranked.rank.iter().map(|r| r.0).collect::<Vec<u32>>());
+        let rank_of = |c: u32| slot.slot(c).map_or(0, |j| ranked.rank[j as usize].1);
+        let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
+        let (kind, kids, en, es) = (&self.kind, &self.kids, &self.en, &self.es);
+        let class = &self.class;
+        self.mode[..n].par_iter_mut().zip(self.next[..n].par_iter_mut()).enumerate().for_each(|(p, (md, next))| {
+            let second = class[p / 64] >> (p % 64) & 1 == 1;
+            if !second || kind[p] != LIVE || *md & HAS_KIDS == 0 {
+                return;
+            }
+            let kids = kids.get(p);
+            let m = kids.iter().map(|&c| -val[c as usize]).fold(f64::NEG_INFINITY, f64::max);
+            let ahead = val[p] > TIE;
+            // The best child: for the side ahead the one of least rank (a
+            // child outside the ranked ones leaves the group next).
+            let (mut arg, mut least) = (NONE, u32::MAX);
+            for &c in kids {
+                if -val[c as usize] >= m - TIE {
+                    let r = if ahead { rank_of(c) } else { 0 };
+                    if arg == NONE || r < least {
+                        (arg, least) = (c, r);
+                    }
+                }
+            }
+            // The side ahead takes an exit as good as staying; the other
+            // stays where staying is as good.
+            let mut mode = HAS_KIDS;
+            for (bit, e) in [(STAY_N, en[p]), (STAY_S, es[p])] {
+                if (ahead && m > x(e) + TIE) || (!ahead && m >= x(e) - TIE) {
+                    mode |= bit;
+                }
+            }
+            *md = mode;
+            *next = if mode & (STAY_N | STAY_S) != 0 { arg } else { NONE };
+        });
+        drop(val);
+        self.parents = self.kids.reverse(n, |&c| c as usize);
+        ranked.stuck
     }
 
     /// Makes every round whole (no partial evaluations or passes).
@@ -1259,11 +1326,16 @@ impl<'a> Group<'a> {
     /// Ranks the positions where the side ahead keeps to equally good
     /// in-group moves by their distance to an exit (negamax values).
     fn rank_progress(&self) -> Ranked {
-        let n = self.n;
         // Ranks are read with the stored values, so ties are told as perfect
         // play and `verify` tell them: on the grid, within TIE.
-        let val: Vec<f64> = self.val[..n].par_iter().map(|&v| from_code(to_code(v))).collect();
-        let val = &val[..];
+        let val: Vec<f64> = self.val[..self.n].par_iter().map(|&v| from_code(to_code(v))).collect();
+        self.rank_progress_of(&val)
+    }
+
+    /// [`Group::rank_progress`] of the positions' values `val` (on the
+    /// grid of the stored values).
+    fn rank_progress_of(&self, val: &[f64]) -> Ranked {
+        let n = self.n;
         let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
         let (wn, ws) = (self.w_n, self.w_s);
         // Candidates: ahead with no exit as good as the best in-group move,
@@ -1558,18 +1630,19 @@ impl<'a> Group<'a> {
             }
             self.close(trace, obs);
             if self.play == Play::First {
-                // The second copy from the first one's strategies, in the
-                // game itself: the gap between the sides below then says
-                // whether they are optimal (if not, both go on).
+                // The second copy from the first one's values, in the game
+                // itself: the gap between the sides below then says whether
+                // the strategies are optimal (if not, both go on).
                 if trace {
                     eprintln!("second copy from the first");
                 }
-                self.take_second_copy();
-                for lambda in [1.0 - discount, 1.0] {
-                    self.lambda = lambda;
-                    self.whole = true;
-                    self.iterate(trace, obs);
+                let stuck = self.seed_second_copy();
+                if trace {
+                    eprintln!("positions ahead not ranked: {stuck}");
                 }
+                self.lambda = 1.0;
+                self.whole = true;
+                self.iterate(trace, obs);
                 self.close(trace, obs);
                 self.play = Play::Both;
                 self.class = Vec::new();
