@@ -503,6 +503,56 @@ proptest! {
         }
     }
 
+    /// Where `for_each_special_extra` says a special throw allows a normal
+    /// throw's actions and more, the special throw's actions are exactly the
+    /// normal throw's and those (random playouts on every board under every
+    /// reading with dice, flying and passing included); where it says not,
+    /// it names none.
+    #[test]
+    fn a_special_throw_extends_a_normal_one_where_it_says_so(seed in any::<u64>()) {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let (mut extended, mut more) = (0, 0);
+        for kind in BoardKind::ALL {
+            for dice in [Dice::Schaedler, Dice::Murray, Dice::Bell] {
+                let rules = Rules {
+                    flying: rng.random_bool(0.5),
+                    blocked: [Blocked::Lose, Blocked::Pass, Blocked::Draw][rng.random_range(0..3)],
+                    ..Rules::new(kind, dice)
+                };
+                let mut st = State::start(rules.men());
+                for _ in 0..60 {
+                    if rules.lost(&st) { break; }
+                    if rules.throws(&st) {
+                        let normal = rules.actions(&st, Throw::Normal);
+                        let mut extra = Vec::new();
+                        let extends = rules.for_each_special_extra(&st, |a, s| extra.push((a, s)));
+                        if extends {
+                            let passes = normal.iter().any(|(a, _)| *a == Action::Pass);
+                            if !passes {
+                                extended += 1;
+                                more += extra.len();
+                                let mut want: Vec<(Action, State)> = normal.iter().copied().chain(extra).collect();
+                                let mut got = rules.actions(&st, Throw::Special);
+                                want.sort_by_key(|x| format!("{x:?}"));
+                                got.sort_by_key(|x| format!("{x:?}"));
+                                prop_assert_eq!(got, want, "{:?} under {:?}", st, dice);
+                            }
+                        } else {
+                            prop_assert!(extra.is_empty(), "{:?}: actions named where a special throw does not extend", st);
+                        }
+                    }
+                    let throw = if rules.throws(&st) { if rng.random_bool(0.3) { Throw::Special } else { Throw::Normal } } else { Throw::None };
+                    let acts = rules.actions(&st, throw);
+                    if acts.is_empty() { break; }
+                    st = acts[rng.random_range(0..acts.len())].1;
+                }
+            }
+        }
+        // Not vacuous: special throws extended normal ones, with more actions.
+        prop_assert!(extended > 0 && more > 0, "extended {} times, {} more actions", extended, more);
+    }
+
     /// The backward generator against the forward one, on random positions
     /// of the movement phase of every board and rule variant: every state a
     /// non-capturing step or flight (or pass) leads to lists the state it came from

@@ -334,29 +334,37 @@ impl Rules {
             }
         }
         if special && self.dice == Dice::Murray && st.own_hand >= 3 {
-            for &line in board.lines() {
-                if !line.is_subset(empty) {
-                    continue;
-                }
-                let new_own = st.own | line;
-                let others = line
-                    .iter()
-                    .flat_map(|p| board.lines_at(p).iter().copied())
-                    .filter(|&l| l != line && l.is_subset(new_own))
-                    .fold(SmallVec::<[PointSet; 4]>::new(), |mut acc, l| {
-                        if !acc.contains(&l) {
-                            acc.push(l);
-                        }
-                        acc
-                    });
-                let closed = 1 + others.len() as u32;
-                self.finish(
-                    st,
-                    After { new_own, new_hand: st.own_hand - 3, closed, pre: PointSet::EMPTY },
-                    |captures| Action::PlaceLine { line, captures },
-                    emit,
-                );
+            self.line_placements(st, emit);
+        }
+    }
+
+    /// Murray's special throw: three men placed on an empty line at once
+    /// (the side to move has at least three in hand).
+    fn line_placements(&self, st: &State, emit: &mut impl FnMut(Action, State)) {
+        let board = self.board;
+        let empty = st.empty(board);
+        for &line in board.lines() {
+            if !line.is_subset(empty) {
+                continue;
             }
+            let new_own = st.own | line;
+            let others = line
+                .iter()
+                .flat_map(|p| board.lines_at(p).iter().copied())
+                .filter(|&l| l != line && l.is_subset(new_own))
+                .fold(SmallVec::<[PointSet; 4]>::new(), |mut acc, l| {
+                    if !acc.contains(&l) {
+                        acc.push(l);
+                    }
+                    acc
+                });
+            let closed = 1 + others.len() as u32;
+            self.finish(
+                st,
+                After { new_own, new_hand: st.own_hand - 3, closed, pre: PointSet::EMPTY },
+                |captures| Action::PlaceLine { line, captures },
+                emit,
+            );
         }
     }
 
@@ -377,20 +385,51 @@ impl Rules {
                 );
             }
             if special && self.dice == Dice::Schaedler {
-                // Leaps reach what a step cannot, and only to close a mill.
-                for to in empty - reach {
-                    let new_own = st.own.without(from).with(to);
-                    let closed = mills_closed_at(board, new_own, to);
-                    if closed > 0 {
-                        self.finish(
-                            st,
-                            After { new_own, new_hand: 0, closed, pre: PointSet::EMPTY },
-                            |captures| Action::Leap { from, to, captures },
-                            emit,
-                        );
-                    }
-                }
+                self.leaps_from(st, from, reach, emit);
             }
         }
+    }
+
+    /// Schädler's special throw: the man on `from` leaps to an empty point
+    /// outside its `reach`, only to close a mill.
+    fn leaps_from(&self, st: &State, from: Point, reach: PointSet, emit: &mut impl FnMut(Action, State)) {
+        for to in st.empty(self.board) - reach {
+            let new_own = st.own.without(from).with(to);
+            let closed = mills_closed_at(self.board, new_own, to);
+            if closed > 0 {
+                self.finish(
+                    st,
+                    After { new_own, new_hand: 0, closed, pre: PointSet::EMPTY },
+                    |captures| Action::Leap { from, to, captures },
+                    emit,
+                );
+            }
+        }
+    }
+
+    /// Where a special throw allows every action of a normal throw and more,
+    /// calls `f` with those more (Murray's line placements, Schädler's
+    /// leaps; none for Bell's special throw while no enemy man stands in a
+    /// mill) and returns true; returns false, calling nothing, where it does
+    /// not (Bell's special throw that must take an enemy man in a mill).
+    /// Only a side with a normal action (not a pass) has exactly the normal
+    /// throw's actions and these after a special one: a side that passes
+    /// after a normal throw cannot pass when one of these is open to it.
+    pub fn for_each_special_extra(&self, st: &State, mut f: impl FnMut(Action, State)) -> bool {
+        if st.placing() {
+            match self.dice {
+                Dice::Bell => return men_in_mills(self.board, st.other).is_empty(),
+                Dice::Murray if st.own_hand >= 3 => self.line_placements(st, &mut f),
+                _ => {}
+            }
+        } else if self.dice == Dice::Schaedler {
+            let empty = st.empty(self.board);
+            let flying = self.flying && st.own.len() == 3;
+            for from in st.own {
+                let reach = if flying { empty } else { self.board.neighbours(from) & empty };
+                self.leaps_from(st, from, reach, &mut f);
+            }
+        }
+        true
     }
 }

@@ -215,7 +215,11 @@ impl Known {
     /// The first step of [`Known::evaluate_exact`], as [`Known::dtm_reads`]
     /// is of [`Known::evaluate_dtm`]: per throw, its chance in 72nds, the
     /// best of the successors known without a table, and where its
-    /// successors' places (in `at`, their memory asked for) end.
+    /// successors' places (in `at`, their memory asked for) start and end.
+    /// A successor both throws lead to is located once where a special
+    /// throw allows a normal one's actions and more
+    /// ([`Rules::for_each_special_extra`]): its places then take in the
+    /// normal throw's.
     fn exact_reads<'k>(
         &'k self,
         st: &State,
@@ -227,18 +231,37 @@ impl Known {
             return Ok(-self.den);
         }
         let mut reads = ExactReads::new();
-        for (throw, p72) in self.rules.throw_outcomes(st) {
-            let mut best: Option<i128> = None;
-            self.rules.for_each_action(st, throw, |_, child| {
-                if self.rules.lost(&child) {
-                    best = Some(self.den);
-                    return;
-                }
-                let (t, i) = places.locate(&child).expect("successor solved");
-                t.prefetch(i);
-                at.push((t, i));
+        let mut visit = |best: &mut Option<i128>, at: &mut Places<'k>, child: State| {
+            if self.rules.lost(&child) {
+                *best = Some(self.den);
+                return;
+            }
+            let (t, i) = places.locate(&child).expect("successor solved");
+            t.prefetch(i);
+            at.push((t, i));
+        };
+        let outcomes = self.rules.throw_outcomes(st);
+        if let [(Throw::Special, p_special), (Throw::Normal, p_normal)] = outcomes[..] {
+            // Where a special throw allows a normal throw's actions and
+            // more, the normal throw's successors are read once for both.
+            let (mut best, mut pass) = (None, false);
+            self.rules.for_each_action(st, Throw::Normal, |a, child| {
+                pass |= a == Action::Pass;
+                visit(&mut best, at, child);
             });
-            reads.push((p72, best, at.len()));
+            reads.push((p_normal, best, 0, at.len() as u32));
+            let mut from = 0;
+            if pass || !self.rules.for_each_special_extra(st, |_, child| visit(&mut best, at, child)) {
+                (best, from) = (None, at.len() as u32);
+                self.rules.for_each_action(st, Throw::Special, |_, child| visit(&mut best, at, child));
+            }
+            reads.push((p_special, best, from, at.len() as u32));
+            return Err(reads);
+        }
+        for (throw, p72) in outcomes {
+            let (mut best, from) = (None, at.len() as u32);
+            self.rules.for_each_action(st, throw, |_, child| visit(&mut best, at, child));
+            reads.push((p72, best, from, at.len() as u32));
         }
         Err(reads)
     }
@@ -247,9 +270,8 @@ impl Known {
     fn exact_from_reads(&self, reads: &ExactReads, at: &[(&Table, u64)]) -> i128 {
         let blocked = if self.rules.blocked == Blocked::Draw { 0 } else { -self.den };
         let mut total = 0i128;
-        let mut from = 0;
-        for &(p72, mut best, end) in reads {
-            for &(t, i) in &at[from..end] {
+        for &(p72, mut best, from, end) in reads {
+            for &(t, i) in &at[from as usize..end as usize] {
                 let v = match t.at(i) {
                     Some(Eval::Exact(n)) => -n,
                     Some(Eval::Dtm(v)) => -(v.sign() as i128) * self.den,
@@ -257,7 +279,6 @@ impl Known {
                 };
                 best = Some(best.map_or(v, |b| b.max(v)));
             }
-            from = end;
             total += p72 as i128 * best.unwrap_or(blocked);
         }
         // Successors have fewer throws ahead: the sum is a multiple of 72.
@@ -365,8 +386,9 @@ type Places<'k> = SmallVec<[(&'k Table, u64); 64]>;
 
 /// What [`Known::exact_reads`] leaves for [`Known::exact_from_reads`]: per
 /// throw (at most two), its chance in 72nds, the best value known without a
-/// table, and the end of its successors' places.
-type ExactReads = ArrayVec<(u8, Option<i128>, usize), 2>;
+/// table, and where its successors' places start and end (a special
+/// throw's may take in a normal throw's).
+type ExactReads = ArrayVec<(u8, Option<i128>, u32, u32), 2>;
 
 /// Finds states' places in their sectors' tables. The successors of one
 /// position mostly share their sector and their side to move's men (every
