@@ -392,32 +392,40 @@ type ExactReads = ArrayVec<(u8, Option<i128>, u32, u32), 2>;
 
 /// Finds states' places in their sectors' tables. The successors of one
 /// position mostly share their sector and their side to move's men (every
-/// placement or step of one side leaves the other's men as they are), so
-/// the table and that part of the index are looked up once for a run of
-/// them.
+/// placement or step of one side leaves the other's men as they are), and
+/// those that capture take one of a few men, so the table and that part of
+/// the index are kept for the last few sets of men met (a slot each, chosen
+/// by the men) and looked up once for a run of them.
 pub(crate) struct Locator<'k> {
     known: &'k Known,
-    last: Option<(Sector, u32, &'k Table, OwnPart)>,
+    met: [Option<(Sector, u32, &'k Table, OwnPart)>; LOCATOR_SLOTS],
 }
+
+/// How many sets of the side to move's men a [`Locator`] keeps.
+const LOCATOR_SLOTS: usize = 16;
+const _: () = assert!(LOCATOR_SLOTS.is_power_of_two());
 
 impl<'k> Locator<'k> {
     pub(crate) fn new(known: &'k Known) -> Locator<'k> {
-        Locator { known, last: None }
+        Locator { known, met: [None; LOCATOR_SLOTS] }
     }
 
     /// A state's table and index, `None` if its sector has no table.
     #[inline]
     pub(crate) fn locate(&mut self, st: &State) -> Option<(&'k Table, u64)> {
         let s = Sector::of(st);
-        if let Some((ls, own, t, part)) = self.last
+        let own = st.own.0;
+        let slot =
+            (u64::from(own).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - LOCATOR_SLOTS.trailing_zeros())) as usize;
+        if let Some((ls, lo, t, part)) = self.met[slot]
             && ls == s
-            && own == st.own.0
+            && lo == own
         {
             return Some((t, t.indexer.index_with(part, st.other)));
         }
         let t = self.known.tables.get(&s)?.as_ref();
         let part = t.indexer.own_part(st.own);
-        self.last = Some((s, st.own.0, t, part));
+        self.met[slot] = Some((s, own, t, part));
         Some((t, t.indexer.index_with(part, st.other)))
     }
 }
