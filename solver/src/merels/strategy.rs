@@ -336,6 +336,16 @@ pub struct Group<'a> {
     /// class and the second player in the others.
     play: Play,
     class: Vec<u64>,
+    /// The side, discount and copies of the last search for loops to hold
+    /// that found none, while no strategy has changed since: the same
+    /// search would find none again.
+    idle_hold: Option<(usize, u64, Play)>,
+}
+
+/// Whether position `p` is in the set of positions `class` (a bit each).
+#[inline]
+fn in_class(class: &[u64], p: usize) -> bool {
+    class[p / 64] >> (p % 64) & 1 == 1
 }
 
 /// The copies of a group's game in play.
@@ -401,6 +411,7 @@ impl<'a> Group<'a> {
             stats: Stats::default(),
             play: Play::Both,
             class: Vec::new(),
+            idle_hold: None,
         };
         obs.begin("strategy iteration: exits", n as u64);
         let t = std::time::Instant::now();
@@ -473,7 +484,7 @@ impl<'a> Group<'a> {
     /// Whether position `p` is of the second class.
     #[inline]
     fn second_class(&self, p: usize) -> bool {
-        self.class[p / 64] >> (p % 64) & 1 == 1
+        in_class(&self.class, p)
     }
 
     /// Whether node `side · n + p` is in play.
@@ -506,6 +517,7 @@ impl<'a> Group<'a> {
         }
         self.play = Play::Second;
         self.whole = true;
+        self.idle_hold = None;
     }
 
     /// Puts the second copy in play like [`Group::take_second_copy`], but
@@ -533,8 +545,7 @@ impl<'a> Group<'a> {
         let (kind, kids, en, es) = (&self.kind, &self.kids, &self.en, &self.es);
         let class = &self.class;
         self.mode[..n].par_iter_mut().zip(self.next[..n].par_iter_mut()).enumerate().for_each(|(p, (md, next))| {
-            let second = class[p / 64] >> (p % 64) & 1 == 1;
-            if !second || kind[p] != LIVE || *md & HAS_KIDS == 0 {
+            if !in_class(class, p) || kind[p] != LIVE || *md & HAS_KIDS == 0 {
                 return;
             }
             let kids = kids.get(p);
@@ -1102,6 +1113,9 @@ impl<'a> Group<'a> {
         let t = std::time::Instant::now();
         let r = self.improve_pass(side);
         self.stats.seconds[2] += t.elapsed().as_secs_f64();
+        if r > 0 {
+            self.idle_hold = None;
+        }
         r
     }
 
@@ -1234,9 +1248,14 @@ impl<'a> Group<'a> {
     /// of its nodes has an equally good move into the set and each of the
     /// other's nodes stays in it. Returns whether anything was switched.
     pub fn hold(&mut self, side: usize) -> bool {
+        let search = (side, self.lambda.to_bits(), self.play);
+        if self.idle_hold == Some(search) {
+            return false;
+        }
         let t = std::time::Instant::now();
         let r = self.hold_loops(side);
         self.stats.seconds[3] += t.elapsed().as_secs_f64();
+        self.idle_hold = (!r).then_some(search);
         r
     }
 
