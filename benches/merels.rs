@@ -2,9 +2,9 @@
 //! pass, the phases of strategy iteration under Schädler's dice (exits and
 //! children, warm start, one whole exact evaluation, one whole improvement
 //! pass, one search for loops to hold, the progress ranks, the whole group),
-//! the check of a whole database (`ludus merels verify`), the chances of
-//! perfect play a layer at a time from a database, and the whole Rota
-//! solve.
+//! the check of a whole database (`ludus merels verify`, without dice and
+//! under Murray's and Bell's readings), the chances of perfect play a layer
+//! at a time from a database, and the whole Rota solve.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use engine::merels::{Board, BoardKind, Dice, Rules};
@@ -129,10 +129,12 @@ fn copies(c: &mut Criterion) {
 }
 
 /// `ludus merels verify` of six men's morris without dice and under Murray's
-/// reading (every sector file checked against its successors' files).
+/// and Bell's readings (every sector file checked against its successors'
+/// files; under the readings with dice each placement position's value
+/// computed again, exactly, from its successors' after each throw).
 fn checks(c: &mut Criterion) {
     let dir = std::env::temp_dir().join(format!("ludus-bench-verify-{}", std::process::id()));
-    for dice in [Dice::None, Dice::Murray] {
+    for dice in [Dice::None, Dice::Murray, Dice::Bell] {
         let rules = Rules::new(BoardKind::Six, dice);
         let opts = SolveOptions { db: Some(dir.clone()), keep_all: false, ..SolveOptions::default() };
         Solution::solve_with(rules, &opts, &Silent).expect("solve");

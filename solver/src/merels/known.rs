@@ -130,12 +130,12 @@ impl Known {
     /// [`VISIT_BATCH`]: `reads` of each position `keep` accepts (a value, or
     /// what is known so far with its successors' places asked for), then
     /// `finish` of those that need their successors' tables.
-    fn each<'k, R: Copy, P>(
+    fn each<'k, R: Copy, P, const SLOTS: usize>(
         &'k self,
         states: &[State],
         keep: impl Fn(&State) -> bool,
         out: &mut [Option<R>],
-        reads: impl Fn(&'k Self, &State, &mut Locator<'k>, &mut Places<'k>) -> Result<R, P>,
+        reads: impl Fn(&'k Self, &State, &mut Locator<'k, SLOTS>, &mut Places<'k>) -> Result<R, P>,
         finish: impl Fn(&P, &[(&'k Table, u64)]) -> R,
     ) {
         let mut at: [Places<'k>; VISIT_BATCH] = std::array::from_fn(|_| SmallVec::new());
@@ -162,7 +162,7 @@ impl Known {
     fn dtm_reads<'k>(
         &'k self,
         st: &State,
-        places: &mut Locator<'k>,
+        places: &mut Locator<'k, 1>,
         at: &mut Places<'k>,
     ) -> Result<Value, Option<Value>> {
         at.clear();
@@ -223,7 +223,7 @@ impl Known {
     fn exact_reads<'k>(
         &'k self,
         st: &State,
-        places: &mut Locator<'k>,
+        places: &mut Locator<'k, EXACT_SLOTS>,
         at: &mut Places<'k>,
     ) -> Result<i128, ExactReads> {
         at.clear();
@@ -392,22 +392,26 @@ type ExactReads = ArrayVec<(u8, Option<i128>, u32, u32), 2>;
 
 /// Finds states' places in their sectors' tables. The successors of one
 /// position mostly share their sector and their side to move's men (every
-/// placement or step of one side leaves the other's men as they are), and
-/// those that capture take one of a few men, so the table and that part of
-/// the index are kept for the last few sets of men met (a slot each, chosen
-/// by the men) and looked up once for a run of them.
-pub(crate) struct Locator<'k> {
+/// placement or step of one side leaves the other's men as they are), so
+/// the table and that part of the index are kept for the last `SLOTS` sets
+/// of men met (a slot each, chosen by the men) and looked up once for a run
+/// of them. One slot serves positions whose successors mostly capture
+/// nothing; more serve the exact values under chance, where a special
+/// throw's successors each take one of a few men (Bell's reading).
+pub(crate) struct Locator<'k, const SLOTS: usize> {
     known: &'k Known,
-    met: [Option<(Sector, u32, &'k Table, OwnPart)>; LOCATOR_SLOTS],
+    met: [Option<(Sector, u32, &'k Table, OwnPart)>; SLOTS],
 }
 
-/// How many sets of the side to move's men a [`Locator`] keeps.
-const LOCATOR_SLOTS: usize = 16;
-const _: () = assert!(LOCATOR_SLOTS.is_power_of_two());
+/// The slots of the [`Locator`] of exact values.
+const EXACT_SLOTS: usize = 16;
 
-impl<'k> Locator<'k> {
-    pub(crate) fn new(known: &'k Known) -> Locator<'k> {
-        Locator { known, met: [None; LOCATOR_SLOTS] }
+impl<'k, const SLOTS: usize> Locator<'k, SLOTS> {
+    const POWER_OF_TWO: () = assert!(SLOTS.is_power_of_two());
+
+    pub(crate) fn new(known: &'k Known) -> Locator<'k, SLOTS> {
+        let () = Self::POWER_OF_TWO;
+        Locator { known, met: [None; SLOTS] }
     }
 
     /// A state's table and index, `None` if its sector has no table.
@@ -415,8 +419,11 @@ impl<'k> Locator<'k> {
     pub(crate) fn locate(&mut self, st: &State) -> Option<(&'k Table, u64)> {
         let s = Sector::of(st);
         let own = st.own.0;
-        let slot =
-            (u64::from(own).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - LOCATOR_SLOTS.trailing_zeros())) as usize;
+        let slot = if SLOTS == 1 {
+            0
+        } else {
+            (u64::from(own).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SLOTS.trailing_zeros())) as usize
+        };
         if let Some((ls, lo, t, part)) = self.met[slot]
             && ls == s
             && lo == own
