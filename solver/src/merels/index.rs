@@ -77,6 +77,10 @@ static COLEX: [[[u32; 256]; 17]; 3] = {
 /// Positions [`Indexer::for_each_batch_by_other_men`] hands over at once.
 pub const VISIT_BATCH: usize = 8;
 
+/// The most sets of the other side's men one piece of parallel work in
+/// [`Indexer::for_each_batch_by_other_men`] takes.
+const PIECE: usize = 64;
+
 /// The colexicographic rank of a set among the sets of its size, a byte
 /// at a time.
 #[inline]
@@ -371,7 +375,10 @@ impl Indexer {
         let (w, b) = (s.w as usize, s.b as usize);
         let t = &self.tables.sizes[b];
         let syms = self.tables.board.symmetries();
-        t.canon.par_iter().zip(&t.stabiliser).for_each(|(&other, stab)| {
+        // Small pieces of work: rayon splits a piece further only when a
+        // thread steals from it, so a few large pieces can leave the last of
+        // them to one thread for a long tail.
+        t.canon.par_iter().zip(&t.stabiliser).with_max_len(PIECE).for_each(|(&other, stab)| {
             let free = all & !other;
             let room = free.count_ones() as usize;
             if w > room {
