@@ -115,6 +115,10 @@ impl VerifyReport {
 /// Failures listed per sector (the rest are counted).
 const LISTED: usize = 20;
 
+/// The most batches of positions one piece of a sector's parallel check
+/// takes.
+const PIECE_BATCHES: usize = 1 << 12;
+
 /// The journal of passed sector checks in a database's directory: one JSON
 /// object per line.
 pub const JOURNAL: &str = "VERIFIED";
@@ -462,12 +466,16 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
     // failures, rare, go to the shared list. Without chance, the successors
     // of a batch of positions are read side by side.
     let size = ix.size();
-    let (tally, residual) = (0..size.div_ceil(VISIT_BATCH as u64))
+    // Small pieces of work, so that no core waits through the last large
+    // one alone (rayon splits a piece further only when it is stolen from).
+    let (tally, residual) = (0..size.div_ceil(VISIT_BATCH as u64) as usize)
         .into_par_iter()
+        .with_max_len(PIECE_BATCHES)
         .fold(
             || ([0u64; 3], 0f64),
             |(mut tally, mut residual), b| {
                 let mut batch: ArrayVec<Pending, VISIT_BATCH> = ArrayVec::new();
+                let b = b as u64;
                 for i in b * VISIT_BATCH as u64..((b + 1) * VISIT_BATCH as u64).min(size) {
                     if let Some(stored) = table.at(i) {
                         batch.push((i, ix.state(i), stored));
