@@ -314,10 +314,15 @@ impl Rules {
             let make = |captures| Action::Place { to, captures };
             if bell_targets.is_empty() {
                 self.finish(st, After { new_own, new_hand: hand, closed, pre: PointSet::EMPTY }, make, emit);
+            } else if closed == 0 || board.line_wins() {
+                // One removal, of each target in turn: each a set of its own.
+                for pre in bell_targets {
+                    self.finish(st, After { new_own, new_hand: hand, closed, pre: pre.bit() }, make, emit);
+                }
             } else {
                 // Different orders of the two removals can take the same men:
                 // each resulting set is one action.
-                let mut seen: SmallVec<[PointSet; 16]> = SmallVec::new();
+                let mut seen: SmallVec<[PointSet; 64]> = SmallVec::new();
                 for pre in bell_targets {
                     self.finish(
                         st,
