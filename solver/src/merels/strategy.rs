@@ -476,8 +476,9 @@ impl<'a> Group<'a> {
                     .fold(0u64, |x, b| x | 1 << b)
             })
             .collect();
-        let bit = |p: usize| class[p / 64] >> (p % 64) & 1 == 1;
-        let closed = (0..n).into_par_iter().all(|p| self.kids(p).iter().all(|&q| bit(q as usize) != bit(p)));
+        let closed = (0..n)
+            .into_par_iter()
+            .all(|p| self.kids(p).iter().all(|&q| in_class(&class, q as usize) != in_class(&class, p)));
         closed.then_some(class)
     }
 
@@ -2185,30 +2186,62 @@ impl<T: Copy + Send + Sync> Lists<T> {
     }
 
     /// For each of `m` targets, the owners whose lists hold an item naming
-    /// it (by `target`), in owner order.
-    fn reverse(&self, m: usize, target: impl Fn(&T) -> usize) -> Lists<u32> {
+    /// it (by `target`), in owner order. Each thread takes a range of the
+    /// targets (whole blocks of offsets) and reads every list for the items
+    /// naming one of its own.
+    fn reverse(&self, m: usize, target: impl Fn(&T) -> usize + Sync) -> Lists<u32> {
+        let blocks = m.div_ceil(1 << LIST_BLOCK_SHIFT);
+        let pieces = rayon::current_num_threads().clamp(1, blocks.max(1));
+        let edge = |k: usize| ((blocks * k / pieces) << LIST_BLOCK_SHIFT).min(m);
+        let ranges: Vec<std::ops::Range<usize>> = (0..pieces).map(|k| edge(k)..edge(k + 1)).collect();
         let mut count = vec![0u32; m];
-        for it in &self.items {
-            count[target(it)] += 1;
-        }
+        let counts = cut(&mut count, ranges.iter().map(|r| r.len()));
+        ranges.par_iter().zip(counts).for_each(|(r, count)| {
+            for it in &self.items {
+                let t = target(it);
+                if r.contains(&t) {
+                    count[t - r.start] += 1;
+                }
+            }
+        });
         let mut offsets = Offsets::with_capacity(m);
         for c in &count {
-            offsets.push(*c as u64);
+            offsets.push(u64::from(*c));
         }
         drop(count);
         let mut lists = offsets.over(vec![0u32; self.items.len()]);
         // Each target's next free place, relative to its block's offset.
         let mut fill = lists.off[..m].to_vec();
-        for j in 0..self.owners() {
-            for it in self.get(j) {
-                let t = target(it);
-                let at = (lists.block[t >> LIST_BLOCK_SHIFT] + fill[t] as u64) as usize;
-                lists.items[at] = j as u32;
-                fill[t] += 1;
+        let (block, off) = (&lists.block, &lists.off);
+        let start = |t: usize| (block[t >> LIST_BLOCK_SHIFT] + u64::from(off[t])) as usize;
+        // A range's lists are one stretch of the items.
+        let stretches = cut(&mut lists.items, ranges.iter().map(|r| start(r.end) - start(r.start)));
+        let fills = cut(&mut fill, ranges.iter().map(|r| r.len()));
+        ranges.par_iter().zip(stretches).zip(fills).for_each(|((r, items), fill)| {
+            let origin = start(r.start);
+            for j in 0..self.owners() {
+                for it in self.get(j) {
+                    let t = target(it);
+                    if r.contains(&t) {
+                        let f = &mut fill[t - r.start];
+                        items[(block[t >> LIST_BLOCK_SHIFT] + u64::from(*f)) as usize - origin] = j as u32;
+                        *f += 1;
+                    }
+                }
             }
-        }
+        });
         lists
     }
+}
+
+/// `slice` cut into consecutive pieces of the lengths `lens`.
+fn cut<X>(mut slice: &mut [X], lens: impl Iterator<Item = usize>) -> Vec<&mut [X]> {
+    lens.map(|len| {
+        let (here, rest) = std::mem::take(&mut slice).split_at_mut(len);
+        slice = rest;
+        here
+    })
+    .collect()
 }
 
 #[cfg(test)]
