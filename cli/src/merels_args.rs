@@ -252,8 +252,19 @@ pub fn probe(
             },
         )));
     }
-    let opts = SolveOptions { db, from: Some(s), keep_all: true, ..SolveOptions::default() };
-    let sol = Solution::solve_with(*rules, &opts, obs)?;
+    let sol = match db {
+        // All stored: only the tables around the position are read.
+        Some(dir) if unsolved.is_empty() => Solution::around(*rules, dir, &st)?,
+        db => {
+            // Solved a group at a time, each table dropped once no later
+            // group reads it, then the ones around the position read again.
+            let keep_all = db.is_none();
+            let opts = SolveOptions { db, from: Some(s), keep_all, ..SolveOptions::default() };
+            let mut sol = Solution::solve_with(*rules, &opts, obs)?;
+            sol.ensure_around(&st)?;
+            sol
+        }
+    };
     let value = sol.eval(&st).ok_or_else(|| CliError(format!("{pos} is outside the solved positions")))?;
     if json {
         let out = probe_json(rules, pos, &sol)?;

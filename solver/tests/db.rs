@@ -63,6 +63,43 @@ fn solves_are_stored_and_reloaded() {
     }
 }
 
+#[test]
+fn a_database_opened_around_a_position_reads_its_sector_and_successors_only() {
+    // Six men's morris under Murray's reading (chance in the placement,
+    // movement without dice) and under Schaedler's (chance throughout): a
+    // position from every 9th index of every sector, opened around alone,
+    // has the value and the rated actions of the whole solve, with no table
+    // in memory but its sector's and its successors'.
+    for dice in [Dice::Murray, Dice::Schaedler] {
+        let dir = temp(&format!("around-{dice}"));
+        let rules = Rules::new(BoardKind::Six, dice);
+        let whole = Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
+        let mut checked = 0;
+        for (s, t) in whole.tables() {
+            let size = t.indexer.size();
+            let Some(first) = (0..size).find(|&i| t.at(i).is_some()) else { continue };
+            let near = Solution::around(rules, dir.clone(), &t.indexer.state(first)).unwrap();
+            let mut allowed = successors(&rules, *s);
+            allowed.push(*s);
+            let held: Vec<Sector> = near.tables().map(|x| *x.0).collect();
+            assert!(held.contains(s) && held.iter().all(|x| allowed.contains(x)), "{s}: {held:?}");
+            for i in (first..size).step_by((size as usize / 150).max(1)) {
+                let Some(e) = t.at(i) else { continue };
+                let st = t.indexer.state(i);
+                assert_eq!(near.eval(&st), Some(e), "{s} {i}");
+                assert_eq!(
+                    format!("{:?}", near.rate_actions(&st)),
+                    format!("{:?}", whole.rate_actions(&st)),
+                    "{s} {i}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
 /// Three men's morris without dice solved into the database `dir`: the
 /// rules, the solution, the file of its 3 v 3 sector and that file's bytes.
 fn solved_three(dir: &Path) -> (Rules, Solution, Sector, PathBuf, Vec<u8>) {

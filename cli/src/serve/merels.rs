@@ -243,13 +243,7 @@ fn explore(state: &AppState, rules: Rules, pos: Position) -> ApiResult<Value> {
         let key = format!("{} {} {}", rules.label(), sector.key(), root.display());
         let sol = state
             .merels
-            .get(key, || {
-                // Nothing solved, only the tables around the position read.
-                let opts = SolveOptions { db: Some(root), max_men: Some(0), ..SolveOptions::default() };
-                let mut sol = Solution::solve_with(rules, &opts, &Silent).map_err(|e| e.to_string())?;
-                sol.ensure_around(&st).map_err(|e| e.to_string())?;
-                Ok(sol)
-            })
+            .get(key, || Solution::around(rules, root, &st).map_err(|e| e.to_string()))
             .map_err(ApiError::internal)?;
         (probe_json(&rules, &pos, &sol)?, "database")
     };

@@ -409,6 +409,16 @@ impl Solution {
         self.known.tables.retain(|s, _| keep(s));
     }
 
+    /// A finished database opened around one position: nothing solved, only
+    /// the tables of `st`'s sector and its successors read (what a probe of
+    /// it needs, however large the rest of the game is).
+    pub fn around(rules: Rules, db: PathBuf, st: &State) -> Result<Solution, SolveError> {
+        let opts = SolveOptions { db: Some(db), max_men: Some(0), ..SolveOptions::default() };
+        let mut sol = Solution::solve_with(rules, &opts, &super::observer::Silent)?;
+        sol.ensure_around(st)?;
+        Ok(sol)
+    }
+
     /// Loads from the database every table a query about `st` and its
     /// successors needs.
     pub fn ensure_around(&mut self, st: &State) -> Result<(), SolveError> {
