@@ -2171,7 +2171,7 @@ impl<T: Copy + Send + Sync> Lists<T> {
     /// Where owner `j`'s list starts (`j` up to the number of owners).
     #[inline]
     fn start(&self, j: usize) -> usize {
-        (self.block[j >> LIST_BLOCK_SHIFT] + self.off[j] as u64) as usize
+        list_start(&self.block, &self.off, j)
     }
 
     /// Owner `j`'s items.
@@ -2213,7 +2213,7 @@ impl<T: Copy + Send + Sync> Lists<T> {
         // Each target's next free place, relative to its block's offset.
         let mut fill = lists.off[..m].to_vec();
         let (block, off) = (&lists.block, &lists.off);
-        let start = |t: usize| (block[t >> LIST_BLOCK_SHIFT] + u64::from(off[t])) as usize;
+        let start = |t: usize| list_start(block, off, t);
         // A range's lists are one stretch of the items.
         let stretches = cut(&mut lists.items, ranges.iter().map(|r| start(r.end) - start(r.start)));
         let fills = cut(&mut fill, ranges.iter().map(|r| r.len()));
@@ -2232,6 +2232,13 @@ impl<T: Copy + Send + Sync> Lists<T> {
         });
         lists
     }
+}
+
+/// Where owner `j`'s list starts, by the offsets of [`Lists`] (apart from
+/// its items, which may be borrowed elsewhere).
+#[inline]
+fn list_start(block: &[u64], off: &[u32], j: usize) -> usize {
+    (block[j >> LIST_BLOCK_SHIFT] + u64::from(off[j])) as usize
 }
 
 /// `slice` cut into consecutive pieces of the lengths `lens`.
