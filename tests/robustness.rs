@@ -124,6 +124,34 @@ fn a_probe_needs_only_what_play_reaches_from_its_position() {
 }
 
 #[test]
+fn a_probe_of_a_damaged_database_says_which_file_and_how_to_mend_it() {
+    // A finished database is read around the position only; a damaged file
+    // there is named with the command that solves it again, and after that
+    // command the probe answers.
+    let db = temp("probe", "damaged-db");
+    let d = db.to_str().unwrap();
+    let o = ludus(&["merels", "solve", "--board", "six", "--dice", "none", "--db", d, "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let file = db.join("six_none").join("3-0-3-0.sec");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x55;
+    std::fs::write(&file, &bytes).unwrap();
+    let at = "six:x..o..x..o..x.o. x 0 0";
+    let o = ludus(&["merels", "probe", "--dice", "none", "--db", d, at]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("3-0-3-0.sec") && err.contains("damaged") && err.contains("ludus merels solve"), "{err}");
+    let o = ludus(&["merels", "solve", "--board", "six", "--dice", "none", "--db", d, "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ludus(&["merels", "probe", "--dice", "none", "--db", d, at, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["moves"].as_array().is_some_and(|m| !m.is_empty()), "{v}");
+    std::fs::remove_dir_all(&db).ok();
+}
+
+#[test]
 fn a_long_solve_reports_progress_without_a_terminal() {
     // Six men's morris without dice takes some seconds: progress lines come
     // on standard error, which is a pipe here (every 100 ms for the test).

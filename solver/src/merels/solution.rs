@@ -73,8 +73,8 @@ pub enum SolveError {
     Memory { group: Vec<String>, need: u64, limit: u64, solved: usize, groups: usize },
     /// A sector file could not be written.
     Write { path: PathBuf, error: std::io::Error },
-    /// A sector file could not be read (a damaged one is solved again, not
-    /// reported).
+    /// A sector file could not be read (a damaged one is solved again by a
+    /// solve, and reported where only reading was asked for: a probe).
     Read { sector: String, error: DbError },
     /// No group holds the sector asked for.
     UnknownGroup(String),
@@ -110,6 +110,11 @@ impl std::fmt::Display for SolveError {
                 plan::human_bytes(*limit),
             ),
             SolveError::Write { path, error } => write!(f, "cannot write {}: {error}", path.display()),
+            SolveError::Read { sector, error: error @ DbError::Corrupt { .. } } => write!(
+                f,
+                "cannot read sector {sector}: {error} (`ludus merels solve` with the same rules and database solves \
+                 a damaged sector again)"
+            ),
             SolveError::Read { sector, error } => write!(f, "cannot read sector {sector}: {error}"),
             SolveError::UnknownGroup(key) => {
                 write!(f, "no sector group {key} in this solve (`ludus merels plan` lists the groups and their keys)")
