@@ -282,8 +282,7 @@ impl Known {
             total += p72 as i128 * best.unwrap_or(blocked);
         }
         // Successors have fewer throws ahead: the sum is a multiple of 72.
-        debug_assert_eq!(total % 72, 0, "exact values must stay over the common denominator");
-        total / 72
+        super::value::div_exact_72(total)
     }
 
     /// The progress rank of a state under chance (0 where none is stored,

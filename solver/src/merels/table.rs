@@ -515,9 +515,11 @@ impl Exact {
     fn build(men: u8, sector: Sector, cells: impl Cells) -> Exact {
         let hand = u32::from(sector.wf + sector.bf);
         let unit = Exact::unit(men, sector);
+        let bound = 72i128.pow(hand);
         let quotient = |num: i128| -> i128 {
-            assert!(num % unit == 0 && num.abs() <= unit * 72i128.pow(hand), "{num} is no exact value of {sector:?}");
-            num / unit
+            let q = num / unit;
+            assert!(q * unit == num && q.abs() <= bound, "{num} is no exact value of {sector:?}");
+            q
         };
         macro_rules! narrow {
             ($t:ty, $variant:ident) => {

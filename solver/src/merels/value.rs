@@ -124,6 +124,31 @@ pub fn exact_denominator(men: u8) -> i128 {
     72i128.pow(exact_denominator_exponent(men))
 }
 
+/// `x / 72` for a multiple `x` of 72, without a 128-bit division: a shift
+/// by 3, then a multiplication by the inverse of 9 modulo 2¹²⁸ (exact for
+/// multiples of 9, in two's complement for either sign).
+///
+/// # Panics
+/// If `x` is not a multiple of 72.
+#[inline]
+pub fn div_exact_72(x: i128) -> i128 {
+    /// `a⁻¹ mod 2¹²⁸` for odd `a` by Newton's iteration (each step doubles
+    /// the bits that are right; `a` itself is right in 3).
+    const fn inverse(a: u128) -> u128 {
+        let mut inv = a;
+        let mut k = 0;
+        while k < 6 {
+            inv = inv.wrapping_mul(2u128.wrapping_sub(a.wrapping_mul(inv)));
+            k += 1;
+        }
+        inv
+    }
+    const INVERSE_9: u128 = inverse(9);
+    let q = ((x >> 3) as u128).wrapping_mul(INVERSE_9) as i128;
+    assert!(q.wrapping_mul(72) == x, "{x} is not a multiple of 72");
+    q
+}
+
 /// An exact value as a reduced fraction `n/d`.
 pub fn reduced(num: i128, den: i128) -> (i128, i128) {
     fn gcd(a: i128, b: i128) -> i128 {
@@ -216,4 +241,26 @@ pub fn from_code(k: u32) -> f64 {
 #[inline]
 pub fn neg_code(k: u32) -> u32 {
     CODE_MAX - k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn exact_division_by_72_equals_the_division() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(72);
+        let den = exact_denominator(9);
+        let edges = [0, 1, -1, den, -den, 72 * den, -72 * den, i128::MAX / 72, i128::MIN / 72];
+        for q in edges.into_iter().chain((0..100_000).map(|_| rng.random_range(-72 * den..=72 * den))) {
+            assert_eq!(div_exact_72(q * 72), q * 72 / 72, "{q}");
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "is not a multiple of 72")]
+    fn exact_division_by_72_refuses_other_numbers() {
+        div_exact_72(72 * 5 + 36);
+    }
 }
