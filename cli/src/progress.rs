@@ -27,10 +27,13 @@ pub struct Bars {
     stage: Mutex<Plain>,
     done: AtomicU64,
     every: Duration,
-    /// When the run's first group began, and where the run stands (shown
-    /// in the groups' prefixes).
-    run: Mutex<(Option<Instant>, String)>,
+    /// When the run's first group began (by the clock and in the process's
+    /// CPU time), and where the run stands (shown in the groups' prefixes).
+    run: Mutex<(Option<Began>, String)>,
 }
+
+/// When a run began: by the clock, and in the process's CPU time.
+type Began = (Instant, Option<Duration>);
 
 /// The stage a plain report describes.
 struct Plain {
@@ -80,19 +83,48 @@ impl Bars {
 
 /// Where a run stands: the share of its indices in finished groups and,
 /// once this run has finished some, the time left at its mean rate so far.
-fn standing(done: u64, here: u64, total: u64, elapsed: Duration) -> String {
+/// `busy` is the time its `threads` worked (the process's CPU time over
+/// them): when it falls well short of the clock's (the run was paused, or
+/// shared the cores), the time left at that rate follows, what the run
+/// needs with its cores to itself.
+fn standing(done: u64, here: u64, total: u64, elapsed: Duration, busy: Option<Duration>, threads: usize) -> String {
     let share = if total == 0 { 100.0 } else { 100.0 * done as f64 / total as f64 };
     let secs = elapsed.as_secs_f64();
     if here == 0 || secs < 1.0 || done >= total {
         return format!("{share:.1}% of indices");
     }
-    let left = (total - done) as f64 * secs / here as f64;
-    let left = match left {
+    let left = |secs: f64| match (total - done) as f64 * secs / here as f64 {
         l if l < 60.0 => "under a minute".to_string(),
         l if l < 5400.0 => format!("about {:.0} min", l / 60.0),
         l => format!("about {:.1} h", l / 3600.0),
     };
-    format!("{share:.1}% of indices, {left} left at {:.2} M/s", here as f64 / secs / 1e6)
+    let rate = |secs: f64| here as f64 / secs / 1e6;
+    let mut out = format!("{share:.1}% of indices, {} left at {:.2} M/s", left(secs), rate(secs));
+    if let Some(busy) = busy.map(|b| b.as_secs_f64()).filter(|&b| b >= 1.0 && b < 0.8 * secs) {
+        let s = if threads == 1 { "" } else { "s" };
+        out += &format!("; {} at {:.2} M/s with its {threads} thread{s} busy", left(busy), rate(busy));
+    }
+    out
+}
+
+/// The CPU time of this process, all its threads together (where the
+/// system tells it).
+fn cpu_time() -> Option<Duration> {
+    #[cfg(unix)]
+    {
+        let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+        // SAFETY: `getrusage` fills the struct it is given; it is read only
+        // when the call succeeded.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } != 0 {
+            return None;
+        }
+        // SAFETY: filled by the call above.
+        let usage = unsafe { usage.assume_init() };
+        let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, 1000 * t.tv_usec as u32);
+        Some(time(usage.ru_utime) + time(usage.ru_stime))
+    }
+    #[cfg(not(unix))]
+    None
 }
 
 impl Observer for Bars {
@@ -105,8 +137,10 @@ impl Observer for Bars {
 
     fn overall(&self, done: u64, here: u64, total: u64) {
         let mut run = self.run.lock().expect("progress lock");
-        let started = *run.0.get_or_insert_with(Instant::now);
-        run.1 = standing(done, here, total, started.elapsed());
+        let (started, cpu) = *run.0.get_or_insert_with(|| (Instant::now(), cpu_time()));
+        let threads = rayon::current_num_threads();
+        let busy = cpu.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a) / threads as u32);
+        run.1 = standing(done, here, total, started.elapsed(), busy, threads);
     }
 
     fn begin(&self, label: &str, total: u64) {
@@ -179,18 +213,25 @@ mod tests {
     #[test]
     fn a_run_s_standing_projects_from_its_own_rate() {
         // Nothing finished by this run yet: the share only.
-        assert_eq!(standing(40, 0, 100, Duration::from_secs(30)), "40.0% of indices");
+        assert_eq!(standing(40, 0, 100, Duration::from_secs(30), None, 2), "40.0% of indices");
         // Half done, a quarter of the whole in 10 s: the other half in 20 s.
-        let s = standing(50, 25, 100, Duration::from_secs(10));
+        let s = standing(50, 25, 100, Duration::from_secs(10), None, 2);
         assert!(s.starts_with("50.0% of indices, under a minute left at "), "{s}");
         // 1 of 100 indices an hour: 99 hours left.
-        let s = standing(1, 1, 100, Duration::from_secs(3600));
+        let s = standing(1, 1, 100, Duration::from_secs(3600), None, 2);
         assert!(s.contains("about 99.0 h left"), "{s}");
         // 2 M of 5 M indices in 20 s (0.1 M/s): 30 s left; of 8 M: 60 s.
-        let s = standing(2_000_000, 2_000_000, 5_000_000, Duration::from_secs(20));
+        let s = standing(2_000_000, 2_000_000, 5_000_000, Duration::from_secs(20), None, 2);
         assert!(s.ends_with("under a minute left at 0.10 M/s"), "{s}");
-        let s = standing(2_000_000, 2_000_000, 8_000_000, Duration::from_secs(20));
+        let s = standing(2_000_000, 2_000_000, 8_000_000, Duration::from_secs(20), None, 2);
         assert!(s.contains("about 1 min left"), "{s}");
-        assert_eq!(standing(100, 100, 100, Duration::from_secs(20)), "100.0% of indices");
+        assert_eq!(standing(100, 100, 100, Duration::from_secs(20), None, 2), "100.0% of indices");
+        // Paused for most of an hour: 1 M of 4 M indices in 3600 s by the
+        // clock, 100 s busy; 3 M left take 3 h by the clock, 5 min busy.
+        let s = standing(1_000_000, 1_000_000, 4_000_000, Duration::from_secs(3600), Some(Duration::from_secs(100)), 2);
+        assert!(s.ends_with("about 3.0 h left at 0.00 M/s; about 5 min at 0.01 M/s with its 2 threads busy"), "{s}");
+        // Busy most of the time: the clock alone.
+        let s = standing(1_000_000, 1_000_000, 4_000_000, Duration::from_secs(100), Some(Duration::from_secs(90)), 2);
+        assert!(s.ends_with("about 5 min left at 0.01 M/s"), "{s}");
     }
 }
