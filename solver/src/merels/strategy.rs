@@ -116,8 +116,8 @@
 
 use engine::merels::{Action, Blocked, Rules, State, Throw};
 use rayon::prelude::*;
-use std::sync::atomic::AtomicU8;
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicU8, AtomicU64};
 
 use super::index::Indexer;
 use super::known::Known;
@@ -157,6 +157,9 @@ const KEEP: u8 = 0;
 const TO_DO: u8 = 1;
 const ON_PATH: u8 = 2;
 const DONE: u8 = 3;
+/// The high bit of a node's mark held by a walker of [`Group::walk_all`]
+/// (the low bits name its thread).
+const WALKING: u8 = 0x80;
 
 /// The unit roundoff of `f64`.
 const UNIT: f64 = f64::EPSILON / 2.0;
@@ -1012,11 +1015,24 @@ impl<'a> Group<'a> {
     }
 
     /// Every live node's quantity under `along`, each path followed once
-    /// (`mark` is all `KEEP` after).
+    /// (`mark` is all `KEEP` after). Large groups are walked by all threads
+    /// at once ([`Group::walk`]); the paths a walker gave up, and every
+    /// node still to do, are followed after, one at a time. The quantities
+    /// do not depend on who followed which path: a node's comes from its
+    /// successor's, and a cycle's are computed from its least node.
     fn follow_all(&self, mark: &mut [u8], val: &mut [f64], path: &mut Vec<(u32, f64, f64)>, along: &impl Along) {
-        for (g, m) in mark.iter_mut().enumerate() {
+        mark.par_iter_mut().with_min_len(CHUNK).enumerate().for_each(|(g, m)| {
             let (side, p) = self.side_of(g);
             *m = if self.kind[p] == LIVE && self.in_play(side, p) { TO_DO } else { KEEP };
+        });
+        let threads = rayon::current_num_threads();
+        if mark.len() >= PARALLEL_LEVEL && threads > 1 && threads < usize::from(WALKING) {
+            let given_up = self.walk_all(mark, val, along);
+            for s in given_up {
+                if mark[s as usize] == TO_DO {
+                    self.follow(s as usize, mark, val, path, along);
+                }
+            }
         }
         for s in 0..mark.len() {
             if mark[s] == TO_DO {
@@ -1024,6 +1040,90 @@ impl<'a> Group<'a> {
             }
         }
         mark.fill(KEEP);
+    }
+
+    /// The nodes still to do walked from by all threads at once, each along
+    /// its path as [`Group::follow`] does; returns the nodes whose walk was
+    /// given up (it met another walker's path).
+    fn walk_all(&self, mark: &mut [u8], val: &mut [f64], along: &impl Along) -> Vec<u32> {
+        let n = mark.len();
+        // SAFETY: `AtomicU8` has the size and alignment of `u8`, and `mark`
+        // is borrowed uniquely for as long as the view lives.
+        let marks: &[AtomicU8] = unsafe { &*(mark as *mut [u8] as *const [AtomicU8]) };
+        let vals = SharedValues::new(val);
+        (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map_init(Vec::new, |path, c| {
+                let tag = WALKING | rayon::current_thread_index().unwrap_or(0) as u8;
+                let mut given_up = Vec::new();
+                for s in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                    if marks[s].load(Relaxed) == TO_DO && !self.walk(s, tag, marks, &vals, path, along) {
+                        given_up.push(s as u32);
+                    }
+                }
+                given_up
+            })
+            .flatten()
+            .collect()
+    }
+
+    /// [`Group::follow`] from node `s` beside other walkers: the nodes of
+    /// its path are taken (marked `tag`, this walker's) before they are
+    /// computed, and a value is read only once its node is `DONE` (release
+    /// and acquire). Meeting a node another walker holds, it frees its path
+    /// and returns `false`.
+    fn walk(
+        &self,
+        s: usize,
+        tag: u8,
+        marks: &[AtomicU8],
+        vals: &SharedValues,
+        path: &mut Vec<(u32, f64, f64)>,
+        along: &impl Along,
+    ) -> bool {
+        path.clear();
+        let mut x = s;
+        loop {
+            let m = marks[x].load(Acquire);
+            if m == KEEP || m == DONE {
+                break;
+            }
+            if m == tag {
+                let j = path.iter().rposition(|p| p.0 as usize == x).expect("on the path");
+                let cyc = least_first(&mut path[j..]);
+                along.cycle(cyc);
+                for &(c, v, _) in cyc.iter() {
+                    vals.set(c as usize, v);
+                    marks[c as usize].store(DONE, Release);
+                }
+                break;
+            }
+            if m != TO_DO {
+                for p in path.iter() {
+                    marks[p.0 as usize].store(TO_DO, Relaxed);
+                }
+                return false;
+            }
+            if marks[x].compare_exchange(TO_DO, tag, Acquire, Relaxed).is_err() {
+                continue;
+            }
+            let (a, b) = self.coef(x);
+            if b == 0 {
+                vals.set(x, along.fixed(a));
+                marks[x].store(DONE, Release);
+                break;
+            }
+            path.push((x as u32, a, self.stay(b)));
+            x = self.succ(x);
+        }
+        for &(p, a, w) in path.iter().rev() {
+            let p = p as usize;
+            if marks[p].load(Relaxed) != DONE {
+                vals.set(p, along.step(a, w, vals.get(self.succ(p))));
+                marks[p].store(DONE, Release);
+            }
+        }
+        true
     }
 
     /// Computes node `s`'s quantity and every node's after it under the
@@ -1040,9 +1140,11 @@ impl<'a> Group<'a> {
             }
             if mark[x] == ON_PATH {
                 let j = path.iter().rposition(|p| p.0 as usize == x).expect("on the path");
-                along.cycle(self, &path[j..], val);
-                for c in &path[j..] {
-                    mark[c.0 as usize] = DONE;
+                let cyc = least_first(&mut path[j..]);
+                along.cycle(cyc);
+                for &(c, v, _) in cyc.iter() {
+                    val[c as usize] = v;
+                    mark[c as usize] = DONE;
                 }
                 break;
             }
@@ -1072,40 +1174,6 @@ impl<'a> Group<'a> {
         let mut err = vec![0.0; 2 * self.n];
         self.follow_all(mark, &mut err, &mut Vec::new(), &RoundingBound);
         err.into_par_iter().reduce(|| 0.0, f64::max) * UNIT
-    }
-
-    /// Values on a cycle `c0 → c1 → … → c0` of the functional graph, each
-    /// node with its `a` and its successor's weight.
-    fn solve_cycle(&self, cyc: &[(u32, f64, f64)], val: &mut [f64]) {
-        let k = cyc.len();
-        if endless(cyc) {
-            // Nobody ever leaves: endless play.
-            for c in cyc {
-                val[c.0 as usize] = 0.0;
-            }
-            return;
-        }
-        // v(c_i) = alpha + beta · v(c0), from the end of the cycle back.
-        let (_, a, w) = cyc[k - 1];
-        let (mut alpha, mut beta) = (a, -w);
-        for &(_, a, w) in cyc[..k - 1].iter().rev() {
-            alpha = a - w * alpha;
-            beta *= -w;
-        }
-        // Near 1 (a long cycle that leaves only by the discount) `1 − β`
-        // comes from the logarithms, not from a difference of nearly equal
-        // numbers. `α` is 0 unless some node of the cycle exits after a throw,
-        // and then `1 − β` is at least that throw's chance: the quotient keeps
-        // its precision.
-        let mut d = 1.0 - beta;
-        if d < 0.5 {
-            d = -cyc.iter().map(|c| c.2.ln()).sum::<f64>().exp_m1();
-        }
-        val[cyc[0].0 as usize] = alpha / d;
-        for &(c, a, w) in cyc[1..].iter().rev() {
-            let c = c as usize;
-            val[c] = a - w * val[self.succ(c)];
-        }
     }
 
     /// One improvement pass for one side: each of its nodes switches to a
@@ -2009,6 +2077,76 @@ fn grow_parts(parts: &mut Vec<[Vec<u32>; 2]>, chunks: usize) {
     }
 }
 
+/// Values on a cycle `c0 → c1 → … → c0` of the functional graph, each
+/// node with its `a` and its successor's weight: each entry's `a` is
+/// replaced by its node's value.
+fn solve_cycle(cyc: &mut [(u32, f64, f64)]) {
+    let k = cyc.len();
+    if endless(cyc) {
+        // Nobody ever leaves: endless play.
+        for c in cyc.iter_mut() {
+            c.1 = 0.0;
+        }
+        return;
+    }
+    // v(c_i) = alpha + beta · v(c0), from the end of the cycle back.
+    let (_, a, w) = cyc[k - 1];
+    let (mut alpha, mut beta) = (a, -w);
+    for &(_, a, w) in cyc[..k - 1].iter().rev() {
+        alpha = a - w * alpha;
+        beta *= -w;
+    }
+    // Near 1 (a long cycle that leaves only by the discount) `1 − β`
+    // comes from the logarithms, not from a difference of nearly equal
+    // numbers. `α` is 0 unless some node of the cycle exits after a throw,
+    // and then `1 − β` is at least that throw's chance: the quotient keeps
+    // its precision.
+    let mut d = 1.0 - beta;
+    if d < 0.5 {
+        d = -cyc.iter().map(|c| c.2.ln()).sum::<f64>().exp_m1();
+    }
+    cyc[0].1 = alpha / d;
+    // Each node from its successor, the next entry (the last from the first).
+    for i in (1..k).rev() {
+        let next = cyc[(i + 1) % k].1;
+        let (_, a, w) = cyc[i];
+        cyc[i].1 = a - w * next;
+    }
+}
+
+/// A cycle's entries turned to begin at its least node, so that its values
+/// do not depend on where a walk entered it.
+fn least_first(cyc: &mut [(u32, f64, f64)]) -> &mut [(u32, f64, f64)] {
+    let least = (0..cyc.len()).min_by_key(|&i| cyc[i].0).unwrap_or(0);
+    cyc.rotate_left(least);
+    cyc
+}
+
+/// The values of a walk by all threads ([`Group::walk_all`]), shared: a
+/// node's value is written by the walker that holds its mark, and read by
+/// others only once the mark says it is done.
+struct SharedValues<'a>(&'a [AtomicU64]);
+
+impl<'a> SharedValues<'a> {
+    fn new(val: &'a mut [f64]) -> SharedValues<'a> {
+        const { assert!(std::mem::align_of::<f64>() == std::mem::align_of::<AtomicU64>()) };
+        // SAFETY: `AtomicU64` has the size of `f64` and (checked above) its
+        // alignment, and `val` is borrowed uniquely for as long as the view
+        // lives.
+        SharedValues(unsafe { &*(val as *mut [f64] as *const [AtomicU64]) })
+    }
+
+    #[inline]
+    fn get(&self, g: usize) -> f64 {
+        f64::from_bits(self.0[g].load(Relaxed))
+    }
+
+    #[inline]
+    fn set(&self, g: usize, v: f64) {
+        self.0[g].store(v.to_bits(), Relaxed);
+    }
+}
+
 /// A cycle of path entries `(node, a, w)` that nobody ever leaves: every
 /// weight 1 (no exit, no discount).
 fn endless(cyc: &[(u32, f64, f64)]) -> bool {
@@ -2017,13 +2155,14 @@ fn endless(cyc: &[(u32, f64, f64)]) -> bool {
 
 /// What `Group::follow` computes along the functional graph of a pair of
 /// strategies, where a node's value is `a − w · v(successor)`.
-trait Along {
+trait Along: Sync {
     /// A node that depends on no successor (its value is `a`).
     fn fixed(&self, a: f64) -> f64;
     /// A node from its successor's quantity.
     fn step(&self, a: f64, w: f64, next: f64) -> f64;
-    /// Every node of a cycle of path entries `(node, a, w)`.
-    fn cycle(&self, g: &Group, cyc: &[(u32, f64, f64)], val: &mut [f64]);
+    /// Every node of a cycle of path entries `(node, a, w)`, from its first
+    /// entry: each entry's `a` is replaced by its node's quantity.
+    fn cycle(&self, cyc: &mut [(u32, f64, f64)]);
 }
 
 /// The values themselves.
@@ -2040,8 +2179,8 @@ impl Along for Evaluation {
         a - w * next
     }
 
-    fn cycle(&self, g: &Group, cyc: &[(u32, f64, f64)], val: &mut [f64]) {
-        g.solve_cycle(cyc, val)
+    fn cycle(&self, cyc: &mut [(u32, f64, f64)]) {
+        solve_cycle(cyc)
     }
 }
 
@@ -2061,12 +2200,12 @@ impl Along for RoundingBound {
         next + 8.0
     }
 
-    fn cycle(&self, _: &Group, cyc: &[(u32, f64, f64)], err: &mut [f64]) {
+    fn cycle(&self, cyc: &mut [(u32, f64, f64)]) {
         let k = cyc.len() as f64;
         let beta = cyc.iter().map(|c| -c.2).product::<f64>();
         let e = if endless(cyc) { 0.0 } else { (9.0 * k + 1.0) / (1.0 - beta) + 8.0 * k };
-        for c in cyc {
-            err[c.0 as usize] = e;
+        for c in cyc.iter_mut() {
+            c.1 = e;
         }
     }
 }

@@ -179,3 +179,31 @@ fn one_copy_first_gives_the_values_of_both_copies_at_once() {
         }
     }
 }
+
+/// The whole evaluations walk the strategies' paths with all threads at
+/// once (a walk that meets another's path is given up and followed after),
+/// as the other parts of a round split their work: on one thread or four,
+/// a group ends at the same values and progress ranks, to the bit.
+#[test]
+fn one_thread_or_four_give_the_same_bits() {
+    let rules = Rules::new(BoardKind::Six, Dice::Schaedler);
+    let opts = SolveOptions { max_men: Some(10), ..SolveOptions::default() };
+    let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
+    for group in [&["4-0-5-0", "5-0-4-0"][..], &["5-0-5-0"]] {
+        let ix = indexers(&known, group);
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+            pool.install(|| Group::new(&rules, &known, ix.clone(), &Silent).run(0.0, &Silent).0)
+        };
+        let (one, four) = (run(1), run(4));
+        assert_eq!(one.len(), four.len());
+        for (a, b) in one.iter().zip(&four) {
+            let (Values::Chance(va), Values::Chance(vb)) = (&a.values, &b.values) else { panic!("chance values") };
+            let differ = va.iter().zip(vb).filter(|(x, y)| x != y).count();
+            assert_eq!(differ, 0, "{group:?}: {differ} values differ");
+            assert!(va.len() > 10_000, "{group:?}: {}", va.len());
+            assert_eq!(a.rank, b.rank, "{group:?}: progress ranks differ");
+            assert_eq!(a.meta.error.to_bits(), b.meta.error.to_bits(), "{group:?}: proven errors differ");
+        }
+    }
+}
