@@ -421,15 +421,23 @@ impl<'a> Group<'a> {
         let this = &g;
         let (kids, built) = Lists::build(n, |id, kids| this.build(known, lower, id, kids), obs);
         obs.finish();
-        for (p, Built { kind: k, en, es, next, mode }) in built.into_iter().enumerate() {
-            g.kind[p] = k;
-            g.en[p] = en;
-            g.es[p] = es;
-            for side in [FIRST, SECOND] {
-                g.next[side * n + p] = next;
-                g.mode[side * n + p] = mode;
-                g.val[side * n + p] = if k == FIXED { -1.0 } else { 0.0 };
-            }
+        // Spread over the arrays (each side's nodes are one half of them),
+        // in parallel.
+        {
+            let (next0, next1) = g.next.split_at_mut(n);
+            let (mode0, mode1) = g.mode.split_at_mut(n);
+            let (val0, val1) = g.val.split_at_mut(n);
+            let per_node =
+                next0.par_iter_mut().zip(next1).zip(mode0.par_iter_mut().zip(mode1)).zip(val0.par_iter_mut().zip(val1));
+            let per_position = g.kind.par_iter_mut().zip(g.en.par_iter_mut()).zip(g.es.par_iter_mut());
+            built.par_iter().zip(per_position).zip(per_node).with_min_len(CHUNK).for_each(
+                |((b, ((k, en), es)), (((n0, n1), (m0, m1)), (v0, v1)))| {
+                    (*k, *en, *es) = (b.kind, b.en, b.es);
+                    (*n0, *n1, *m0, *m1) = (b.next, b.next, b.mode, b.mode);
+                    let v = if b.kind == FIXED { -1.0 } else { 0.0 };
+                    (*v0, *v1) = (v, v);
+                },
+            );
         }
         let built = t.elapsed().as_secs_f64();
         g.parents = kids.reverse(n, |&c| c as usize);
@@ -2295,14 +2303,30 @@ impl<T: Copy + Send + Sync> Lists<T> {
             .collect();
         let total = blocks.iter().map(|b| b.2.len()).sum();
         let mut offsets = Offsets::with_capacity(owners);
-        let mut all = Vec::with_capacity(total);
-        let mut out = Vec::with_capacity(owners);
-        for (o, len, items) in blocks {
-            out.extend(o);
-            for l in len {
-                offsets.push(l as u64);
+        for (_, len, _) in &blocks {
+            for &l in len {
+                offsets.push(u64::from(l));
             }
-            all.extend_from_slice(&items);
+        }
+        // The blocks' items and results gathered in place, in parallel.
+        let mut all: Vec<T> = Vec::with_capacity(total);
+        let mut out: Vec<A> = Vec::with_capacity(owners);
+        let items_at = cut(&mut all.spare_capacity_mut()[..total], blocks.iter().map(|b| b.2.len()));
+        let out_at = cut(&mut out.spare_capacity_mut()[..owners], blocks.iter().map(|b| b.0.len()));
+        blocks.into_par_iter().zip(items_at).zip(out_at).for_each(|(((o, _, items), to_items), to_out)| {
+            for (d, x) in to_items.iter_mut().zip(items) {
+                d.write(x);
+            }
+            for (d, x) in to_out.iter_mut().zip(o) {
+                d.write(x);
+            }
+        });
+        // SAFETY: the pieces cover the first `total` and `owners` places, and
+        // each piece was written whole (its block's items and results, of
+        // its length).
+        unsafe {
+            all.set_len(total);
+            out.set_len(owners);
         }
         (offsets.over(all), out)
     }
