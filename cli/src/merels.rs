@@ -297,12 +297,11 @@ pub fn run(args: MerelsArgs) -> Result<()> {
         MerelsCmd::Verify { on, max_men, threads, memory, manifest, resume, quiet, json } => {
             let OnDatabase { game, db } = on;
             let rules = game.resolve()?;
-            let opts = SolveOptions { db: Some(db), max_men: Some(0), keep_all: false, ..SolveOptions::default() };
             let bars = Bars::new(quiet);
             // The manifest is written by the same workers, from the database
             // just checked, only when something was checked and all holds.
             let (r, written) = pool(threads, u64::MAX)?.install(|| -> Result<_> {
-                let mut sol = Solution::solve_with(rules, &opts, &bars)?;
+                let mut sol = Solution::open(rules, db)?;
                 let r = solver::merels::verify::verify_within(&mut sol, max_men, resume, gib(memory), &bars)?;
                 let written = match (manifest && r.ok() && !r.sectors.is_empty(), sol.database()) {
                     (true, Some(store)) => Some(solver::merels::manifest::write(store, &r.files)?),

@@ -418,10 +418,17 @@ impl Solution {
     /// the tables of `st`'s sector and its successors read (what a probe of
     /// it needs, however large the rest of the game is).
     pub fn around(rules: Rules, db: PathBuf, st: &State) -> Result<Solution, SolveError> {
-        let opts = SolveOptions { db: Some(db), max_men: Some(0), ..SolveOptions::default() };
-        let mut sol = Solution::solve_with(rules, &opts, &super::observer::Silent)?;
+        let mut sol = Solution::open(rules, db)?;
         sol.ensure_around(st)?;
         Ok(sol)
+    }
+
+    /// A database opened with nothing solved and no table read yet: its
+    /// tables are loaded on demand ([`Solution::load_sector`],
+    /// [`Solution::ensure_around`]).
+    pub fn open(rules: Rules, db: PathBuf) -> Result<Solution, SolveError> {
+        let opts = SolveOptions { db: Some(db), max_men: Some(0), keep_all: false, ..SolveOptions::default() };
+        Solution::solve_with(rules, &opts, &super::observer::Silent)
     }
 
     /// Loads from the database every table a query about `st` and its

@@ -246,7 +246,7 @@ impl Digests<'_> {
 }
 
 /// Checks every sector file of `sol`'s database (`sol` built with the
-/// database and nothing solved: `max_men: Some(0)`), or only those of the
+/// database and nothing solved: [`Solution::open`]), or only those of the
 /// sectors with at most `max_men` men in all, on the board and in hand.
 /// Every sector that passes goes to the database's [`JOURNAL`]; with
 /// `resume`, a sector the journal holds with the same files is taken from it
