@@ -1,7 +1,7 @@
 #!/bin/sh
 # Solves and certifies a whole board as the README's results report it:
-# the game without dice under the spec's default rules, then Bell's and
-# Murray's readings (whose movement phase is that game's, shared with it),
+# the game without dice under the spec's default rules, then Murray's and
+# Bell's readings (whose movement phase is that game's, shared with it),
 # then the game without dice under the modern rules (flying, men in mills
 # safe, a double mill takes one); each database is checked by `ludus merels
 # verify`, with its MANIFEST written beside the sector files, as soon as it
@@ -96,12 +96,12 @@ step() {
 # first: Bell's and Murray's readings take its movement sectors.
 step none-solve "$ludus" merels solve --board "$board" --dice none
 step none-verify "$ludus" merels verify --board "$board" --dice none --resume --manifest
-# Bell's and Murray's checks take the shared movement sectors from the
+# Murray's and Bell's checks take the shared movement sectors from the
 # journal of the check without dice.
-step bell-solve "$ludus" merels solve --board "$board" --dice bell
-step bell-verify "$ludus" merels verify --board "$board" --dice bell --resume --manifest
 step murray-solve "$ludus" merels solve --board "$board" --dice murray
 step murray-verify "$ludus" merels verify --board "$board" --dice murray --resume --manifest
+step bell-solve "$ludus" merels solve --board "$board" --dice bell
+step bell-verify "$ludus" merels verify --board "$board" --dice bell --resume --manifest
 # shellcheck disable=SC2086 # the rule options are separate words
 step modern-solve "$ludus" merels solve --board "$board" --dice none $modern
 # shellcheck disable=SC2086
