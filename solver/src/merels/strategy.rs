@@ -632,16 +632,46 @@ impl<'a> Group<'a> {
     /// The value of node `side · n + c` changed: its parents on the other
     /// side must look again (each appended to `dirty` unless its flag says
     /// it is listed already).
+    ///
+    /// In the discounted game a parent that neither moves into the node nor
+    /// would gain more than `TOL` by moving into it is left out: its pass
+    /// would keep its choice. (In the game itself every parent looks again,
+    /// for the marks of the loops that may be held.)
     #[inline]
     fn changed(&self, g: usize, dirty: &mut [Vec<u32>; 2]) {
         let (side, c) = self.side_of(g);
         let bit = 1u8 << (1 - side);
+        let filter = self.lambda < 1.0;
+        let w = -self.lambda * self.val[g];
         for &p in self.parents.get(c) {
             let flag = &self.flag[p as usize];
-            if flag.load(Relaxed) & bit == 0 && flag.fetch_or(bit, Relaxed) & bit == 0 {
+            if flag.load(Relaxed) & bit == 0
+                && (!filter || self.may_switch((1 - side) * self.n + p as usize, c, w))
+                && flag.fetch_or(bit, Relaxed) & bit == 0
+            {
                 dirty[1 - side].push(p);
             }
         }
+    }
+
+    /// Whether node `gp` could choose otherwise now that its in-group child
+    /// `c` is worth `w` to it: `c` is its choice, or `w` beats by more than
+    /// `TOL` what it chose after some throw (as [`choose`] decides).
+    #[inline]
+    fn may_switch(&self, gp: usize, c: usize, w: f64) -> bool {
+        let (side, p) = self.side_of(gp);
+        let (m, cur) = (self.mode[gp], self.next[gp]);
+        if cur == c as u32 && m & (STAY_N | STAY_S) != 0 {
+            return true;
+        }
+        let x = |e: u32| if e == NONE { f64::NEG_INFINITY } else { from_code(e) };
+        let cur_in = if cur == NONE || m & (STAY_N | STAY_S) == 0 {
+            f64::NEG_INFINITY
+        } else {
+            -self.lambda * self.val[(1 - side) * self.n + cur as usize]
+        };
+        let now = |bit: u8, e: u32| if m & bit != 0 { cur_in } else { x(e) };
+        (self.w_n > 0 && w > now(STAY_N, self.en[p]) + TOL) || (self.w_s > 0 && w > now(STAY_S, self.es[p]) + TOL)
     }
 
     /// Positions of the group (unused indices included).
@@ -980,6 +1010,9 @@ impl<'a> Group<'a> {
             let mut dirty = std::mem::take(&mut self.dirty);
             for (i, (&g, &o)) in nodes.iter().zip(&old).enumerate() {
                 self.prefetch_parents(&nodes, i, &self.flag, false);
+                if self.lambda < 1.0 {
+                    self.prefetch_parents(&nodes, i, &self.next, true);
+                }
                 if self.val[g as usize].to_bits() != o.to_bits() {
                     self.changed(g as usize, &mut dirty);
                 }
@@ -995,6 +1028,9 @@ impl<'a> Group<'a> {
                     out[SECOND].clear();
                     for (i, (&g, &o)) in ns.iter().zip(os).enumerate() {
                         this.prefetch_parents(ns, i, &this.flag, false);
+                        if this.lambda < 1.0 {
+                            this.prefetch_parents(ns, i, &this.next, true);
+                        }
                         if this.val[g as usize].to_bits() != o.to_bits() {
                             this.changed(g as usize, out);
                         }
