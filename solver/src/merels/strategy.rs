@@ -237,6 +237,8 @@ pub struct Stats {
     /// Positions listed for improvement passes (each live one's moves
     /// read), over all rounds.
     pub examined: u64,
+    /// Positions examined again after a pass, by `Group::check_passes`.
+    pub rechecked: u64,
 }
 
 impl Stats {
@@ -262,6 +264,7 @@ impl Stats {
         }
         self.evaluated += o.evaluated;
         self.examined += o.examined;
+        self.rechecked += o.rechecked;
     }
 }
 
@@ -317,6 +320,8 @@ pub struct Group<'a> {
     picks: Vec<(u8, u32)>,
     /// Every round whole, as before rounds were made partial.
     full_passes: bool,
+    /// Every pass followed by a whole re-examination (`check_passes`).
+    check_passes: bool,
     /// No discounted searches: the game itself from the warm start.
     undiscounted: bool,
     /// Per node: the in-group child position, the choice bits, the value.
@@ -403,6 +408,7 @@ impl<'a> Group<'a> {
             scratch: Scratch::default(),
             picks: Vec::new(),
             full_passes: false,
+            check_passes: false,
             undiscounted: false,
             next: vec![NONE; 2 * n],
             mode: vec![0; 2 * n],
@@ -595,6 +601,13 @@ impl<'a> Group<'a> {
         self.full_passes = true;
     }
 
+    /// After every improvement pass, examines every position of the side
+    /// again and panics if one would switch (for the tests: a partial pass
+    /// must leave out only positions whose choice stays).
+    pub fn check_passes(&mut self) {
+        self.check_passes = true;
+    }
+
     /// Seeks the strategies in the game itself only, without the discounted
     /// searches (for the tests: the second player's holds then do much of
     /// the work, and the first player's strategy may stay short of optimal,
@@ -657,21 +670,25 @@ impl<'a> Group<'a> {
     /// Whether node `gp` could choose otherwise now that its in-group child
     /// `c` is worth `w` to it: `c` is its choice, or `w` beats by more than
     /// `TOL` what it chose after some throw (as [`choose`] decides).
+    ///
+    /// Exact for a node whose last pass kept its choice: one that stays has
+    /// no child worth more than its choice plus `TOL` (else the pass would
+    /// have switched), so only its choice or a child now above that can
+    /// move it; one that exits after both throws weighs its best child
+    /// (`examine`), which was at most the exits plus `TOL`.
     #[inline]
     fn may_switch(&self, gp: usize, c: usize, w: f64) -> bool {
         let (side, p) = self.side_of(gp);
         let (m, cur) = (self.mode[gp], self.next[gp]);
-        if cur == c as u32 && m & (STAY_N | STAY_S) != 0 {
+        let stays = m & (STAY_N | STAY_S) != 0;
+        if cur != NONE && (cur == c as u32 || !stays) {
             return true;
         }
         let x = |e: u32| if e == NONE { f64::NEG_INFINITY } else { from_code(e) };
-        let cur_in = if cur == NONE || m & (STAY_N | STAY_S) == 0 {
-            f64::NEG_INFINITY
-        } else {
-            -self.lambda * self.val[(1 - side) * self.n + cur as usize]
-        };
+        let cur_in =
+            if stays { -self.lambda * self.val[(1 - side) * self.n + cur as usize] } else { f64::NEG_INFINITY };
         let now = |bit: u8, e: u32| if m & bit != 0 { cur_in } else { x(e) };
-        (self.w_n > 0 && w > now(STAY_N, self.en[p]) + TOL) || (self.w_s > 0 && w > now(STAY_S, self.es[p]) + TOL)
+        w > now(STAY_N, self.en[p]) + TOL || w > now(STAY_S, self.es[p]) + TOL
     }
 
     /// Positions of the group (unused indices included).
@@ -1295,11 +1312,36 @@ impl<'a> Group<'a> {
             self.next[g] = next;
         }
         self.picks = picks;
+        if self.check_passes {
+            self.recheck(side, &list);
+        }
         list.clear();
         self.dirty[side] = list;
         self.stats.residual = worst;
         self.stats.slack = slack;
         count
+    }
+
+    /// Every position of `side` in play whose choice a pass over `listed`
+    /// left as it was keeps it when examined again (see `check_passes`).
+    fn recheck(&mut self, side: usize, listed: &[u32]) {
+        let n = self.n;
+        for p in 0..n {
+            let g = side * n + p;
+            if self.kind[p] != LIVE || self.mode[g] & HAS_KIDS == 0 || !self.in_play(side, p) {
+                continue;
+            }
+            let (m, next, _, _) = self.examine(side, p);
+            assert!(
+                m & !CAN_STAY == self.mode[g] & !CAN_STAY && next == self.next[g],
+                "node {g} (listed: {}, lambda {}) would switch from {:#x}/{} to {m:#x}/{next}",
+                listed.binary_search(&(p as u32)).is_ok(),
+                self.lambda,
+                self.mode[g],
+                self.next[g]
+            );
+            self.stats.rechecked += 1;
+        }
     }
 
     /// What an improvement pass makes of node `side · n + p`: its new choice
@@ -1313,16 +1355,22 @@ impl<'a> Group<'a> {
         let (lambda, en, es) = (self.lambda, self.en[p], self.es[p]);
         let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
         let (md, cur) = (self.mode[g], self.next[g]);
-        let mut best = if cur == NONE { f64::NEG_INFINITY } else { -lambda * kids_val[cur as usize] };
-        let mut arg = cur;
-        let mut top = best;
+        let (mut best, mut arg) = (if cur == NONE { f64::NEG_INFINITY } else { -lambda * kids_val[cur as usize] }, cur);
+        // The best child (the first of equals), taken where it beats the
+        // current choice by more than `TOL`: what a pass picks depends on
+        // the children's values only, not on their order, and after it no
+        // child is worth more than the choice plus `TOL` (which
+        // `Group::may_switch` relies on).
+        let (mut top, mut top_arg) = (best, cur);
         for &c in self.kids(p) {
             let v = -lambda * kids_val[c as usize];
-            top = top.max(v);
-            if v > best + TOL || arg == NONE {
-                best = v;
-                arg = c;
+            if v > top || top_arg == NONE {
+                top = v;
+                top_arg = c;
             }
+        }
+        if cur == NONE || top > best + TOL {
+            (best, arg) = (top, top_arg);
         }
         let (mut m_new, n_new) = choose(md, cur, arg, best, kids_val, lambda, en, es);
         let worth = |m: u8, nxt: u32| {
