@@ -559,7 +559,7 @@ impl<'a> Group<'a> {
         self.take_second_copy();
         let slot = Members::new(n, &ranked.rank.iter().map(|r| r.0).collect::<Vec<u32>>());
         let rank_of = |c: u32| slot.slot(c).map_or(0, |j| ranked.rank[j as usize].1);
-        let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
+        let x = exit_value;
         let (kind, kids, en, es) = (&self.kind, &self.kids, &self.en, &self.es);
         let class = &self.class;
         self.mode[..n].par_iter_mut().zip(self.next[..n].par_iter_mut()).enumerate().for_each(|(p, (md, next))| {
@@ -654,7 +654,7 @@ impl<'a> Group<'a> {
     fn changed(&self, g: usize, dirty: &mut [Vec<u32>; 2]) {
         let (side, c) = self.side_of(g);
         let bit = 1u8 << (1 - side);
-        let filter = self.lambda < 1.0;
+        let filter = self.filters_parents();
         let w = -self.lambda * self.val[g];
         for &p in self.parents.get(c) {
             let flag = &self.flag[p as usize];
@@ -665,6 +665,13 @@ impl<'a> Group<'a> {
                 dirty[1 - side].push(p);
             }
         }
+    }
+
+    /// Whether a changed value lists only the parents it can switch
+    /// (`may_switch`): in the discounted game, where no loops are held.
+    #[inline]
+    fn filters_parents(&self) -> bool {
+        self.lambda < 1.0
     }
 
     /// Whether node `gp` could choose otherwise now that its in-group child
@@ -684,7 +691,7 @@ impl<'a> Group<'a> {
         if cur != NONE && (cur == c as u32 || !stays) {
             return true;
         }
-        let x = |e: u32| if e == NONE { f64::NEG_INFINITY } else { from_code(e) };
+        let x = exit_value;
         let cur_in =
             if stays { -self.lambda * self.val[(1 - side) * self.n + cur as usize] } else { f64::NEG_INFINITY };
         let now = |bit: u8, e: u32| if m & bit != 0 { cur_in } else { x(e) };
@@ -1027,7 +1034,7 @@ impl<'a> Group<'a> {
             let mut dirty = std::mem::take(&mut self.dirty);
             for (i, (&g, &o)) in nodes.iter().zip(&old).enumerate() {
                 self.prefetch_parents(&nodes, i, &self.flag, false);
-                if self.lambda < 1.0 {
+                if self.filters_parents() {
                     self.prefetch_parents(&nodes, i, &self.next, true);
                 }
                 if self.val[g as usize].to_bits() != o.to_bits() {
@@ -1045,7 +1052,7 @@ impl<'a> Group<'a> {
                     out[SECOND].clear();
                     for (i, (&g, &o)) in ns.iter().zip(os).enumerate() {
                         this.prefetch_parents(ns, i, &this.flag, false);
-                        if this.lambda < 1.0 {
+                        if this.filters_parents() {
                             this.prefetch_parents(ns, i, &this.next, true);
                         }
                         if this.val[g as usize].to_bits() != o.to_bits() {
@@ -1353,7 +1360,7 @@ impl<'a> Group<'a> {
         let g = side * n + p;
         let kids_val = &self.val[(1 - side) * n..(2 - side) * n];
         let (lambda, en, es) = (self.lambda, self.en[p], self.es[p]);
-        let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
+        let x = exit_value;
         let (md, cur) = (self.mode[g], self.next[g]);
         let (mut best, mut arg) = (if cur == NONE { f64::NEG_INFINITY } else { -lambda * kids_val[cur as usize] }, cur);
         // The best child (the first of equals), taken where it beats the
@@ -1516,7 +1523,7 @@ impl<'a> Group<'a> {
     /// grid of the stored values).
     fn rank_progress_of(&self, val: &[f64]) -> Ranked {
         let n = self.n;
-        let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
+        let x = exit_value;
         let (wn, ws) = (self.w_n, self.w_s);
         // Candidates: ahead with no exit as good as the best in-group move,
         // or behind with an in-group move as good as any exit.
@@ -1618,7 +1625,7 @@ impl<'a> Group<'a> {
 
     fn warm_bounds(&mut self, obs: &dyn Observer) {
         let n = self.n;
-        let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
+        let x = exit_value;
         let (wn, ws) = (self.w_n as f64 / 72.0, self.w_s as f64 / 72.0);
         // Both bounds of a position side by side: one memory access per
         // child. They only guide the first strategies, so single precision
@@ -2116,12 +2123,18 @@ impl Members {
     }
 }
 
+/// The value of an exit code, `−∞` for no exit.
+#[inline]
+fn exit_value(code: u32) -> f64 {
+    if code == NONE { f64::NEG_INFINITY } else { from_code(code) }
+}
+
 /// The strategy of one node after an improvement pass: each throw's choice
 /// switches only to a strictly better one (an exit on a tie).
 #[inline]
 #[allow(clippy::too_many_arguments)]
 fn choose(mode: u8, cur: u32, arg: u32, best: f64, kids_val: &[f64], lambda: f64, en: u32, es: u32) -> (u8, u32) {
-    let x = |c: u32| if c == NONE { f64::NEG_INFINITY } else { from_code(c) };
+    let x = exit_value;
     let cur_in = if cur == NONE { f64::NEG_INFINITY } else { -lambda * kids_val[cur as usize] };
     let mut m = mode & HAS_KIDS;
     for (bit, e) in [(STAY_N, en), (STAY_S, es)] {
