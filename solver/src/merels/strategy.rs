@@ -646,20 +646,20 @@ impl<'a> Group<'a> {
     /// side must look again (each appended to `dirty` unless its flag says
     /// it is listed already).
     ///
-    /// In the discounted game a parent that neither moves into the node nor
-    /// would gain more than `TOL` by moving into it is left out: its pass
-    /// would keep its choice. (In the game itself every parent looks again,
-    /// for the marks of the loops that may be held.)
+    /// In the discounted game a parent that its pass would leave as it was
+    /// is left out (`may_switch`; `old` is the node's value before). (In the
+    /// game itself every parent looks again, for the marks of the loops that
+    /// may be held.)
     #[inline]
-    fn changed(&self, g: usize, dirty: &mut [Vec<u32>; 2]) {
+    fn changed(&self, g: usize, old: f64, dirty: &mut [Vec<u32>; 2]) {
         let (side, c) = self.side_of(g);
         let bit = 1u8 << (1 - side);
         let filter = self.filters_parents();
-        let w = -self.lambda * self.val[g];
+        let (w, was) = (-self.lambda * self.val[g], -self.lambda * old);
         for &p in self.parents.get(c) {
             let flag = &self.flag[p as usize];
             if flag.load(Relaxed) & bit == 0
-                && (!filter || self.may_switch((1 - side) * self.n + p as usize, c, w))
+                && (!filter || self.may_switch((1 - side) * self.n + p as usize, c, w, was))
                 && flag.fetch_or(bit, Relaxed) & bit == 0
             {
                 dirty[1 - side].push(p);
@@ -675,20 +675,23 @@ impl<'a> Group<'a> {
     }
 
     /// Whether node `gp` could choose otherwise now that its in-group child
-    /// `c` is worth `w` to it: `c` is its choice, or `w` beats by more than
-    /// `TOL` what it chose after some throw (as [`choose`] decides).
+    /// `c` is worth `w` to it (`was` before): `c` is its choice and lost
+    /// worth, or `w` beats by more than `TOL` what it chose after some
+    /// throw (as [`choose`] decides; where `c` is the choice, that is the
+    /// exit of a throw after which it leaves).
     ///
     /// Exact for a node whose last pass kept its choice: one that stays has
     /// no child worth more than its choice plus `TOL` (else the pass would
-    /// have switched), so only its choice or a child now above that can
-    /// move it; one that exits after both throws weighs its best child
-    /// (`examine`), which was at most the exits plus `TOL`.
+    /// have switched), so only its choice falling or a child now above that
+    /// can move it (a choice that gained keeps beating the other children
+    /// and the exits it beat); one that exits after both throws weighs its
+    /// best child (`examine`), which was at most the exits plus `TOL`.
     #[inline]
-    fn may_switch(&self, gp: usize, c: usize, w: f64) -> bool {
+    fn may_switch(&self, gp: usize, c: usize, w: f64, was: f64) -> bool {
         let (side, p) = self.side_of(gp);
         let (m, cur) = (self.mode[gp], self.next[gp]);
         let stays = m & (STAY_N | STAY_S) != 0;
-        if cur != NONE && (cur == c as u32 || !stays) {
+        if cur != NONE && ((cur == c as u32 && w < was) || !stays) {
             return true;
         }
         let x = exit_value;
@@ -1038,7 +1041,7 @@ impl<'a> Group<'a> {
                     self.prefetch_parents(&nodes, i, &self.next, true);
                 }
                 if self.val[g as usize].to_bits() != o.to_bits() {
-                    self.changed(g as usize, &mut dirty);
+                    self.changed(g as usize, o, &mut dirty);
                 }
             }
             self.dirty = dirty;
@@ -1056,7 +1059,7 @@ impl<'a> Group<'a> {
                             this.prefetch_parents(ns, i, &this.next, true);
                         }
                         if this.val[g as usize].to_bits() != o.to_bits() {
-                            this.changed(g as usize, out);
+                            this.changed(g as usize, o, out);
                         }
                     }
                 },
