@@ -93,11 +93,11 @@ fn partial_rounds_end_where_whole_rounds_end() {
 }
 
 /// A partial pass examines only the positions a changed value can switch
-/// (in the discounted searches: the parents it is the choice of, or that it
-/// now beats after some throw); after every pass each position of the side
-/// is examined again, and none would switch. Six's groups under each rule
-/// set, in the discounted searches and in the game itself, and with the
-/// second player's holds.
+/// (in the discounted searches: the parents it is the choice of where it
+/// fell for them, or that it now beats after some throw); after every pass
+/// each position of the side is examined again, and none would switch.
+/// Six's groups under each rule set, in the discounted searches and in the
+/// game itself, and with the second player's holds.
 #[test]
 fn partial_passes_leave_out_only_positions_that_keep_their_choice() {
     let six = Rules::new(BoardKind::Six, Dice::Schaedler);
