@@ -4,7 +4,7 @@
 use engine::merels::{Board, BoardKind, Dice, PointSet, Rules, State};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use solver::merels::index::{BINOMIAL, colex_rank, colex_unrank, compress, compress_bits, deposit};
+use solver::merels::index::{BINOMIAL, Cursor, colex_rank, colex_unrank, compress, compress_bits, deposit, next_colex};
 use solver::merels::{BoardTables, Indexer, Sector};
 
 fn random_state(board: &Board, w: u8, b: u8, rng: &mut impl Rng) -> State {
@@ -47,6 +47,54 @@ fn colex_and_pext_helpers_are_inverse() {
         assert_eq!(colex_unrank(colex_rank(set), k), set);
         let mask: u32 = rng.random::<u32>() & 0xff_ffff;
         assert_eq!(deposit(compress(set, mask), mask), set & mask);
+    }
+}
+
+#[test]
+fn next_colex_steps_through_the_ranks() {
+    for k in 1..=9usize {
+        let last = BINOMIAL.get(24, k);
+        let mut set = colex_unrank(0, k);
+        for r in 1..last.min(20_000) {
+            set = next_colex(set);
+            assert_eq!(colex_rank(set), r, "k {k}");
+            assert_eq!(set.count_ones() as usize, k);
+        }
+    }
+}
+
+/// Reading states through a cursor, in ascending order with gaps of every
+/// size (within a block of the side to move's men and across blocks),
+/// gives what reading each index alone gives.
+#[test]
+fn states_read_through_a_cursor_equal_states_read_alone() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    for kind in BoardKind::ALL {
+        let board = Board::get(kind, false);
+        let tables = BoardTables::new(board);
+        let m = board.men();
+        for w in 0..=m {
+            for b in 0..=m {
+                if (w + b) as usize > board.len() {
+                    continue;
+                }
+                let ix = Indexer::new(tables.clone(), Sector { w, wf: 0, b, bf: 0 });
+                let (mut cursor, mut canonical) = (Cursor::default(), Cursor::default());
+                let mut i = rng.random_range(0..ix.size().min(50));
+                while i < ix.size() {
+                    let st = ix.state_at_cursor(&mut cursor, i);
+                    assert_eq!(st, ix.state(i), "{kind} {w}/{b} index {i}");
+                    let alone = ix.is_canonical(i).then(|| ix.state(i));
+                    assert_eq!(ix.canonical_state_at_cursor(&mut canonical, i), alone, "{kind} {w}/{b} index {i}");
+                    i += match rng.random_range(0..4) {
+                        0 => 1,
+                        1 => rng.random_range(1..=12),
+                        2 => rng.random_range(1..=200),
+                        _ => rng.random_range(1..=ix.size().div_ceil(100).max(1)),
+                    };
+                }
+            }
+        }
     }
 }
 

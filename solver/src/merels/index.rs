@@ -111,6 +111,24 @@ pub fn colex_unrank(mut rank: u64, k: usize) -> u32 {
     set
 }
 
+/// The set after `set` among the sets of its size in colexicographic
+/// order: the next larger integer with as many bits (`set` not empty).
+#[inline]
+pub fn next_colex(set: u32) -> u32 {
+    debug_assert_ne!(set, 0);
+    let ripple = set + (set & set.wrapping_neg());
+    ripple | ((set ^ ripple) >> (2 + set.trailing_zeros()))
+}
+
+/// At most this many steps of [`next_colex`] replace a [`colex_unrank`].
+const CURSOR_STEPS: u64 = 8;
+
+/// The last index an [`Indexer::state_at_cursor`] read and the other side's
+/// men there (packed onto the free points): reading indices in ascending
+/// order, each next set of those men is a step or a few from the last.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cursor(Option<(u64, u32)>);
+
 /// Whether the processor has BMI2's PEXT and PDEP (checked once).
 #[cfg(target_arch = "x86_64")]
 #[inline]
@@ -341,6 +359,40 @@ impl Indexer {
         let free = self.tables.board.all().0 & !own;
         let other = deposit(colex_unrank(index % self.other_ways, self.sector.b as usize), free);
         State { own: PointSet(own), other: PointSet(other), own_hand: self.sector.wf, other_hand: self.sector.bf }
+    }
+
+    /// [`Indexer::state`] for indices read in ascending order through one
+    /// `cursor`: the other side's men step from where the last read left
+    /// them when the index is a few places further in the same block of the
+    /// side to move's men, else they are unranked.
+    #[inline]
+    pub fn state_at_cursor(&self, cursor: &mut Cursor, index: u64) -> State {
+        let t = &self.tables.sizes[self.sector.w as usize];
+        let (id, r) = (index / self.other_ways, index % self.other_ways);
+        let packed = match cursor.0 {
+            Some((last, mut packed)) if last < index && index - last <= CURSOR_STEPS.min(r) => {
+                for _ in last..index {
+                    packed = next_colex(packed);
+                }
+                packed
+            }
+            _ => colex_unrank(r, self.sector.b as usize),
+        };
+        cursor.0 = Some((index, packed));
+        let own = t.canon[id as usize];
+        let other = deposit(packed, self.tables.board.all().0 & !own);
+        State { own: PointSet(own), other: PointSet(other), own_hand: self.sector.wf, other_hand: self.sector.bf }
+    }
+
+    /// The state with this index if the index is the one of its class that
+    /// the indexing uses ([`Indexer::is_canonical`]), read through `cursor`
+    /// as [`Indexer::state_at_cursor`].
+    #[inline]
+    pub fn canonical_state_at_cursor(&self, cursor: &mut Cursor, index: u64) -> Option<State> {
+        let st = self.state_at_cursor(cursor, index);
+        let t = &self.tables.sizes[self.sector.w as usize];
+        let id = (index / self.other_ways) as usize;
+        (t.stabiliser[id].is_empty() || self.index(&st) == index).then_some(st)
     }
 
     /// Every position of the sector once, grouped by the other side's men:

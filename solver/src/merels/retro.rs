@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use smallvec::SmallVec;
 
 use super::checkpoint::Checkpoint;
-use super::index::{Indexer, VISIT_BATCH};
+use super::index::{Cursor, Indexer, VISIT_BATCH};
 use super::known::Known;
 use super::observer::Observer;
 use super::table::{Eval, Meta, Table, Values, fill_by_other_men_each, huge_vec, prefetch};
@@ -212,8 +212,9 @@ fn seed_all(g: &Group, obs: &dyn Observer) -> (Vec<Vec<AtomicU16>>, AtomicU64) {
     for (slot, ix) in g.ix.iter().enumerate() {
         cells[slot].par_chunks(CHUNK).enumerate().for_each(|(c, chunk)| {
             let first = (c * CHUNK) as u64;
+            let mut cursor = Cursor::default();
             for (j, cell) in chunk.iter().enumerate() {
-                let v = seed(g, ix, first + j as u64);
+                let v = seed(g, ix, &mut cursor, first + j as u64);
                 if v != DRAW && v < OPEN {
                     top.fetch_max(v as u64, Relaxed);
                 }
@@ -272,13 +273,12 @@ fn propagate(g: &Group, cells: &[Vec<AtomicU16>], top: &AtomicU64, level: u64, s
     }
 }
 
-/// The starting cell of one index: a value, or `OPEN` plus the count of its
-/// successors inside the group.
-fn seed(g: &Group, ix: &Indexer, i: u64) -> Packed {
-    if !ix.is_canonical(i) {
+/// The starting cell of one index (its state read through `cursor`): a
+/// value, or `OPEN` plus the count of its successors inside the group.
+fn seed(g: &Group, ix: &Indexer, cursor: &mut Cursor, i: u64) -> Packed {
+    let Some(st) = ix.canonical_state_at_cursor(cursor, i) else {
         return UNUSED;
-    }
-    let st = ix.state(i);
+    };
     if !g.rules.valid(&st) {
         return UNUSED;
     }

@@ -119,7 +119,7 @@ use rayon::prelude::*;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicU8, AtomicU64};
 
-use super::index::Indexer;
+use super::index::{Cursor, Indexer, OwnPart};
 use super::known::Known;
 use super::observer::{Observer, Silent};
 use super::sector::Sector;
@@ -425,7 +425,8 @@ impl<'a> Group<'a> {
         obs.begin("strategy iteration: exits", n as u64);
         let t = std::time::Instant::now();
         let this = &g;
-        let (kids, built) = Lists::build(n, |id, kids| this.build(known, lower, id, kids), obs);
+        let (kids, built) =
+            Lists::build_with(n, GroupCursor::default, |cur, id, kids| this.build(known, lower, cur, id, kids), obs);
         obs.finish();
         // Spread over the arrays (each side's nodes are one half of them),
         // in parallel.
@@ -483,7 +484,9 @@ impl<'a> Group<'a> {
         };
         let second = |p: usize| match colour {
             None => self.group_index(p) as u64 >= self.base[1],
-            Some(one) => self.state(p).is_some_and(|st| ((st.own.0 | st.other.0) & one.0).count_ones() % 2 == 1),
+            Some(one) => self
+                .state(p, &mut GroupCursor::default())
+                .is_some_and(|st| ((st.own.0 | st.other.0) & one.0).count_ones() % 2 == 1),
         };
         let class: Vec<u64> = (0..n.div_ceil(64))
             .into_par_iter()
@@ -717,25 +720,23 @@ impl<'a> Group<'a> {
     }
 
     #[inline]
-    fn state(&self, p: usize) -> Option<State> {
-        state_at(self.rules, &self.ix, &self.base, self.group_index(p))
-    }
-
-    /// Where an in-group state is: its sector's place in the group and its
-    /// index there, if it is in the group.
-    #[inline]
-    fn locate(&self, st: &State) -> Option<(usize, u64)> {
-        let s = Sector::of(st);
-        let slot = self.ix.iter().position(|x| x.sector() == s)?;
-        Some((slot, self.ix[slot].index(st)))
+    fn state(&self, p: usize, cursor: &mut GroupCursor) -> Option<State> {
+        state_at(self.rules, &self.ix, &self.base, self.group_index(p), cursor)
     }
 
     /// Position `id` as built, its children in this part (ascending, each
     /// once) appended to `kids`; children in the group outside the part are
     /// exits of the values in `lower`.
-    fn build(&self, known: &Known, lower: &[Vec<u32>], id: usize, kids: &mut Vec<u32>) -> Built {
+    fn build(
+        &self,
+        known: &Known,
+        lower: &[Vec<u32>],
+        cursor: &mut GroupCursor,
+        id: usize,
+        kids: &mut Vec<u32>,
+    ) -> Built {
         let empty = |kind| Built { kind, en: NONE, es: NONE, next: NONE, mode: 0 };
-        let Some(st) = self.state(id) else { return empty(UNUSED) };
+        let Some(st) = self.state(id, cursor) else { return empty(UNUSED) };
         if self.rules.lost(&st) {
             return empty(FIXED);
         }
@@ -744,11 +745,25 @@ impl<'a> Group<'a> {
         let (mut normal_any, mut special_any) = (false, false);
         let mut first = NONE;
         let better = |cur: u32, c: u32| if cur == NONE || c > cur { c } else { cur };
+        // A step that takes nothing leaves the other side's men as they were
+        // and puts that side to move: every such child shares its sector and
+        // the part of its index those men decide, found once.
+        let mut shared: Option<Option<(usize, OwnPart)>> = None;
         self.rules.for_each_action(&st, Throw::Special, |a, child| {
             let is_leap = matches!(a, Action::Leap { .. });
             special_any = true;
             normal_any |= !is_leap;
-            let inside = if a.captures().is_empty() && !self.rules.lost(&child) { self.locate(&child) } else { None };
+            let inside = if a.captures().is_empty() && !self.rules.lost(&child) {
+                debug_assert_eq!(child.own, st.other);
+                let place = *shared.get_or_insert_with(|| {
+                    let s = Sector::of(&child);
+                    let slot = self.ix.iter().position(|x| x.sector() == s)?;
+                    Some((slot, self.ix[slot].own_part(child.own)))
+                });
+                place.map(|(slot, part)| (slot, self.ix[slot].index_with(part, child.other)))
+            } else {
+                None
+            };
             let (here, code) = match inside {
                 Some((slot, i)) => {
                     let at = self.base[slot] + i;
@@ -1981,14 +1996,21 @@ fn place(base: &[u64], at: usize) -> (usize, u64) {
 
 /// The state at the group's index `at`, if it is a position.
 #[inline]
-fn state_at(rules: &Rules, ix: &[Indexer], base: &[u64], at: usize) -> Option<State> {
+fn state_at(rules: &Rules, ix: &[Indexer], base: &[u64], at: usize, cursor: &mut GroupCursor) -> Option<State> {
     let (slot, i) = place(base, at);
-    let x = &ix[slot];
-    if !x.is_canonical(i) {
-        return None;
+    if slot != cursor.slot {
+        *cursor = GroupCursor { slot, cursor: Cursor::default() };
     }
-    let st = x.state(i);
+    let st = ix[slot].canonical_state_at_cursor(&mut cursor.cursor, i)?;
     rules.valid(&st).then_some(st)
+}
+
+/// A [`Cursor`] through a group's indices (its sectors' one after the
+/// other), for reading them in ascending order.
+#[derive(Clone, Copy, Debug, Default)]
+struct GroupCursor {
+    slot: usize,
+    cursor: Cursor,
 }
 
 /// The mill level of a position: the lines its two sides fill. A step that
@@ -2021,7 +2043,7 @@ pub fn largest_level_share(rules: &Rules, ix: &[Indexer]) -> f64 {
         // A fixed scatter inside each stride, the same on every run.
         let at = k * step + (k.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) % step;
         taken += 1;
-        if let Some(st) = state_at(rules, ix, &base, at as usize) {
+        if let Some(st) = state_at(rules, ix, &base, at as usize, &mut GroupCursor::default()) {
             count[mill_level(rules, &st) as usize] += 1;
         }
     }
@@ -2051,7 +2073,9 @@ pub fn solve(
     let t = std::time::Instant::now();
     let level: Vec<u8> = (0..all)
         .into_par_iter()
-        .map(|at| state_at(rules, &ix, &base, at).map_or(NO_LEVEL, |st| mill_level(rules, &st)))
+        .map_init(GroupCursor::default, |cur, at| {
+            state_at(rules, &ix, &base, at, cur).map_or(NO_LEVEL, |st| mill_level(rules, &st))
+        })
         .collect();
     obs.finish();
     if std::env::var_os("LUDUS_TRACE").is_some() {
@@ -2386,6 +2410,17 @@ impl<T: Copy + Send + Sync> Lists<T> {
         f: impl Fn(usize, &mut Vec<T>) -> A + Sync,
         obs: &dyn Observer,
     ) -> (Lists<T>, Vec<A>) {
+        Lists::build_with(owners, || (), |_, j, items| f(j, items), obs)
+    }
+
+    /// [`Lists::build`] where `f` also gets a state of its block's own
+    /// (made by `init`), which sees the block's owners in ascending order.
+    fn build_with<A: Send, S>(
+        owners: usize,
+        init: impl Fn() -> S + Sync,
+        f: impl Fn(&mut S, usize, &mut Vec<T>) -> A + Sync,
+        obs: &dyn Observer,
+    ) -> (Lists<T>, Vec<A>) {
         const BLOCK: usize = 1 << 14;
         let blocks: Vec<(Vec<A>, Vec<u32>, Vec<T>)> = (0..owners.div_ceil(BLOCK))
             .into_par_iter()
@@ -2393,9 +2428,10 @@ impl<T: Copy + Send + Sync> Lists<T> {
                 let range = b * BLOCK..((b + 1) * BLOCK).min(owners);
                 let (mut out, mut len, mut items) = (Vec::with_capacity(range.len()), Vec::new(), Vec::new());
                 obs.advance(range.len() as u64);
+                let mut state = init();
                 for j in range {
                     let before = items.len();
-                    out.push(f(j, &mut items));
+                    out.push(f(&mut state, j, &mut items));
                     len.push((items.len() - before) as u32);
                 }
                 (out, len, items)

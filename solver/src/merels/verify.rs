@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::db::Db;
-use super::index::VISIT_BATCH;
+use super::index::{Cursor, VISIT_BATCH};
 use super::manifest::sha256_file;
 use super::observer::Observer;
 use super::plan::{VERIFY_MEMORY, read_after, stored_successors, table_memory, verify_reads};
@@ -472,13 +472,13 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
         .into_par_iter()
         .with_max_len(PIECE_BATCHES)
         .fold(
-            || ([0u64; 3], 0f64),
-            |(mut tally, mut residual), b| {
+            || ([0u64; 3], 0f64, Cursor::default()),
+            |(mut tally, mut residual, mut cursor), b| {
                 let mut batch: ArrayVec<Pending, VISIT_BATCH> = ArrayVec::new();
                 let b = b as u64;
                 for i in b * VISIT_BATCH as u64..((b + 1) * VISIT_BATCH as u64).min(size) {
                     if let Some(stored) = table.at(i) {
-                        batch.push((i, ix.state(i), stored));
+                        batch.push((i, ix.state_at_cursor(&mut cursor, i), stored));
                     }
                 }
                 let states: ArrayVec<State, VISIT_BATCH> = batch.iter().map(|p| p.1).collect();
@@ -524,9 +524,10 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
                         }
                     }
                 }
-                (tally, residual)
+                (tally, residual, cursor)
             },
         )
+        .map(|(tally, residual, _)| (tally, residual))
         .reduce(|| ([0; 3], 0.0), |(a, r), (b, q)| ([a[0] + b[0], a[1] + b[1], a[2] + b[2]], r.max(q)));
     obs.advance(ix.size());
     obs.finish();
