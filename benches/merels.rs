@@ -8,6 +8,7 @@
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use engine::merels::{Board, BoardKind, Dice, Rules};
+use solver::merels::index::Cursor;
 use solver::merels::strategy::{self, Group, SECOND};
 use solver::merels::{BoardTables, Indexer, Sector, Silent, Solution, SolveOptions};
 use std::hint::black_box;
@@ -31,6 +32,18 @@ fn indexing(c: &mut Criterion) {
     });
     g.bench_function("rank (position -> index)", |b| {
         b.iter(|| states.iter().map(|s| ix.index(black_box(s))).sum::<u64>())
+    });
+    // 4096 ascending indices in a row, as the sweeps over a sector read them:
+    // each alone, and through a cursor.
+    let start = ix.size() / 3;
+    g.bench_function("unrank 4096 ascending indices, each alone", |b| {
+        b.iter(|| (start..start + 4096).map(|i| ix.state(black_box(i)).other.0).sum::<u32>())
+    });
+    g.bench_function("unrank 4096 ascending indices through a cursor", |b| {
+        b.iter(|| {
+            let mut cursor = Cursor::default();
+            (start..start + 4096).map(|i| ix.state_at_cursor(&mut cursor, black_box(i)).other.0).sum::<u32>()
+        })
     });
     g.finish();
 }

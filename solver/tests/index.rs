@@ -4,7 +4,9 @@
 use engine::merels::{Board, BoardKind, Dice, PointSet, Rules, State};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use solver::merels::index::{BINOMIAL, Cursor, colex_rank, colex_unrank, compress, compress_bits, deposit, next_colex};
+use solver::merels::index::{
+    BINOMIAL, Cursor, colex_rank, colex_unrank, compress, compress_bits, deposit, deposit_bits, next_colex,
+};
 use solver::merels::{BoardTables, Indexer, Sector};
 
 fn random_state(board: &Board, w: u8, b: u8, rng: &mut impl Rng) -> State {
@@ -35,6 +37,9 @@ fn fast_ranking_helpers_equal_their_definitions() {
         assert_eq!(compress(set, mask), compress_bits(set, mask));
         let packed = rng.random::<u32>() & ((1u64 << mask.count_ones()) - 1) as u32;
         assert_eq!(compress(deposit(packed, mask), mask), packed);
+        // Any bits, also beyond the mask's count.
+        let any = rng.random::<u32>() & 0xff_ffff;
+        assert_eq!(deposit(any, mask), deposit_bits(any, mask), "{any:#x} onto {mask:#x}");
     }
 }
 
