@@ -112,7 +112,8 @@ pub fn colex_unrank(mut rank: u64, k: usize) -> u32 {
 }
 
 /// The set after `set` among the sets of its size in colexicographic
-/// order: the next larger integer with as many bits (`set` not empty).
+/// order: the next larger integer with as many bits (`set` not empty;
+/// Gosper's hack).
 #[inline]
 pub fn next_colex(set: u32) -> u32 {
     debug_assert_ne!(set, 0);
@@ -120,8 +121,9 @@ pub fn next_colex(set: u32) -> u32 {
     ripple | ((set ^ ripple) >> (2 + set.trailing_zeros()))
 }
 
-/// At most this many steps of [`next_colex`] replace a [`colex_unrank`].
-const CURSOR_STEPS: u64 = 8;
+/// At most this many steps of [`next_colex`] (a few instructions each)
+/// replace a [`colex_unrank`] (a scan down the points with a branch each).
+const CURSOR_STEPS: u64 = 24;
 
 /// The last index an [`Indexer::state_at_cursor`] read and the other side's
 /// men there (packed onto the free points): reading indices in ascending
@@ -473,10 +475,7 @@ impl Indexer {
                     }
                     break;
                 }
-                // The next set of as many points (Gosper's hack).
-                let c = low & low.wrapping_neg();
-                let r = low + c;
-                low = (((r ^ low) >> 2) / c) | r;
+                low = next_colex(low);
             }
         });
     }

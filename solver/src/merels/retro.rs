@@ -174,9 +174,11 @@ pub(crate) fn retrograde(
             cells[slot].par_chunks(CHUNK).enumerate().for_each(|(c, chunk)| {
                 let first = (c * CHUNK) as u64;
                 let target = (level + 1) as Packed;
+                let mut cursor = Cursor::default();
                 for (j, cell) in chunk.iter().enumerate() {
                     if cell.load(Relaxed) == target {
-                        propagate(&g, &cells, &top, level, &ix.state(first + j as u64));
+                        let st = ix.state_at_cursor(&mut cursor, first + j as u64);
+                        propagate(&g, &cells, &top, level, &st);
                     }
                 }
             });
