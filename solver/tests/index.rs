@@ -68,81 +68,76 @@ fn next_colex_steps_through_the_ranks() {
     }
 }
 
-/// Reading states through a cursor, in ascending order with gaps of every
-/// size (within a block of the side to move's men and across blocks),
-/// gives what reading each index alone gives.
-#[test]
-fn states_read_through_a_cursor_equal_states_read_alone() {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+/// Runs `f` on every board with the indexer of each of its sectors without
+/// men in hand.
+fn for_every_sector(mut f: impl FnMut(BoardKind, &'static Board, u8, u8, Indexer)) {
     for kind in BoardKind::ALL {
         let board = Board::get(kind, false);
         let tables = BoardTables::new(board);
         let m = board.men();
         for w in 0..=m {
             for b in 0..=m {
-                if (w + b) as usize > board.len() {
-                    continue;
-                }
-                let ix = Indexer::new(tables.clone(), Sector { w, wf: 0, b, bf: 0 });
-                let (mut cursor, mut canonical) = (Cursor::default(), Cursor::default());
-                let mut i = rng.random_range(0..ix.size().min(50));
-                while i < ix.size() {
-                    let st = ix.state_at_cursor(&mut cursor, i);
-                    assert_eq!(st, ix.state(i), "{kind} {w}/{b} index {i}");
-                    let alone = ix.is_canonical(i).then(|| ix.state(i));
-                    assert_eq!(ix.canonical_state_at_cursor(&mut canonical, i), alone, "{kind} {w}/{b} index {i}");
-                    i += match rng.random_range(0..4) {
-                        0 => 1,
-                        1 => rng.random_range(1..=12),
-                        2 => rng.random_range(1..=200),
-                        _ => rng.random_range(1..=ix.size().div_ceil(100).max(1)),
-                    };
+                if (w + b) as usize <= board.len() {
+                    f(kind, board, w, b, Indexer::new(tables.clone(), Sector { w, wf: 0, b, bf: 0 }));
                 }
             }
         }
     }
 }
 
+/// Reading states through a cursor, in ascending order with gaps of every
+/// size (within a block of the side to move's men and across blocks),
+/// gives what reading each index alone gives.
+#[test]
+fn states_read_through_a_cursor_equal_states_read_alone() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    for_every_sector(|kind, _, w, b, ix| {
+        let (mut cursor, mut canonical) = (Cursor::default(), Cursor::default());
+        let mut i = rng.random_range(0..ix.size().min(50));
+        while i < ix.size() {
+            let st = ix.state_at_cursor(&mut cursor, i);
+            assert_eq!(st, ix.state(i), "{kind} {w}/{b} index {i}");
+            let alone = ix.is_canonical(i).then(|| ix.state(i));
+            assert_eq!(ix.canonical_state_at_cursor(&mut canonical, i), alone, "{kind} {w}/{b} index {i}");
+            i += match rng.random_range(0..4) {
+                0 => 1,
+                1 => rng.random_range(1..=12),
+                2 => rng.random_range(1..=200),
+                _ => rng.random_range(1..=ix.size().div_ceil(100).max(1)),
+            };
+        }
+    });
+}
+
 #[test]
 fn index_and_state_are_inverse_on_every_board() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
-    for kind in BoardKind::ALL {
-        let board = Board::get(kind, false);
-        let tables = BoardTables::new(board);
-        let m = board.men();
-        for w in 0..=m {
-            for b in 0..=m {
-                if (w + b) as usize > board.len() {
-                    continue;
-                }
-                let ix = Indexer::new(tables.clone(), Sector { w, wf: 0, b, bf: 0 });
-                // From states: the index's state is a symmetric image.
-                for _ in 0..200 {
-                    let st = random_state(board, w, b, &mut rng);
-                    let i = ix.index(&st);
-                    assert!(i < ix.size());
-                    assert!(ix.is_canonical(i));
-                    let back = ix.state(i);
-                    assert!(
-                        board.symmetries().iter().any(|g| g.set(st.own) == back.own && g.set(st.other) == back.other),
-                        "{kind} {w}/{b}: {st:?} -> {i} -> {back:?}"
-                    );
-                    // Every symmetric image has the same index.
-                    for g in board.symmetries() {
-                        let img = State { own: g.set(st.own), other: g.set(st.other), ..st };
-                        assert_eq!(ix.index(&img), i);
-                    }
-                }
-                // From indices: canonical ones map back to themselves.
-                for _ in 0..200 {
-                    let i = rng.random_range(0..ix.size());
-                    if ix.is_canonical(i) {
-                        assert_eq!(ix.index(&ix.state(i)), i);
-                    }
-                }
+    for_every_sector(|kind, board, w, b, ix| {
+        // From states: the index's state is a symmetric image.
+        for _ in 0..200 {
+            let st = random_state(board, w, b, &mut rng);
+            let i = ix.index(&st);
+            assert!(i < ix.size());
+            assert!(ix.is_canonical(i));
+            let back = ix.state(i);
+            assert!(
+                board.symmetries().iter().any(|g| g.set(st.own) == back.own && g.set(st.other) == back.other),
+                "{kind} {w}/{b}: {st:?} -> {i} -> {back:?}"
+            );
+            // Every symmetric image has the same index.
+            for g in board.symmetries() {
+                let img = State { own: g.set(st.own), other: g.set(st.other), ..st };
+                assert_eq!(ix.index(&img), i);
             }
         }
-    }
+        // From indices: canonical ones map back to themselves.
+        for _ in 0..200 {
+            let i = rng.random_range(0..ix.size());
+            if ix.is_canonical(i) {
+                assert_eq!(ix.index(&ix.state(i)), i);
+            }
+        }
+    });
 }
 
 #[test]
