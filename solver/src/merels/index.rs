@@ -371,10 +371,15 @@ impl Indexer {
     /// The state with this index (the canonical member of its class).
     #[inline]
     pub fn state(&self, index: u64) -> State {
-        let t = &self.tables.sizes[self.sector.w as usize];
-        let own = t.canon[(index / self.other_ways) as usize];
-        let free = self.tables.board.all().0 & !own;
-        let other = deposit(colex_unrank(index % self.other_ways, self.sector.b as usize), free);
+        self.state_in_block(index / self.other_ways, colex_unrank(index % self.other_ways, self.sector.b as usize))
+    }
+
+    /// The state of block `id` (the side to move's men) with the other
+    /// side's men `packed` onto the points they leave free.
+    #[inline]
+    fn state_in_block(&self, id: u64, packed: u32) -> State {
+        let own = self.tables.sizes[self.sector.w as usize].canon[id as usize];
+        let other = deposit(packed, self.tables.board.all().0 & !own);
         State { own: PointSet(own), other: PointSet(other), own_hand: self.sector.wf, other_hand: self.sector.bf }
     }
 
@@ -384,7 +389,6 @@ impl Indexer {
     /// side to move's men, else they are unranked.
     #[inline]
     pub fn state_at_cursor(&self, cursor: &mut Cursor, index: u64) -> State {
-        let t = &self.tables.sizes[self.sector.w as usize];
         let (id, r) = (index / self.other_ways, index % self.other_ways);
         let packed = match cursor.0 {
             Some((last, mut packed)) if last < index && index - last <= CURSOR_STEPS.min(r) => {
@@ -396,9 +400,7 @@ impl Indexer {
             _ => colex_unrank(r, self.sector.b as usize),
         };
         cursor.0 = Some((index, packed));
-        let own = t.canon[id as usize];
-        let other = deposit(packed, self.tables.board.all().0 & !own);
-        State { own: PointSet(own), other: PointSet(other), own_hand: self.sector.wf, other_hand: self.sector.bf }
+        self.state_in_block(id, packed)
     }
 
     /// The state with this index if the index is the one of its class that
@@ -407,9 +409,7 @@ impl Indexer {
     #[inline]
     pub fn canonical_state_at_cursor(&self, cursor: &mut Cursor, index: u64) -> Option<State> {
         let st = self.state_at_cursor(cursor, index);
-        let t = &self.tables.sizes[self.sector.w as usize];
-        let id = (index / self.other_ways) as usize;
-        (t.stabiliser[id].is_empty() || self.index(&st) == index).then_some(st)
+        (!self.has_stabiliser(index) || self.index(&st) == index).then_some(st)
     }
 
     /// Every position of the sector once, grouped by the other side's men:
@@ -484,8 +484,13 @@ impl Indexer {
     /// whose other set is not the smallest of its class are unused.
     #[inline]
     pub fn is_canonical(&self, index: u64) -> bool {
-        let t = &self.tables.sizes[self.sector.w as usize];
-        let id = (index / self.other_ways) as usize;
-        t.stabiliser[id].is_empty() || self.index(&self.state(index)) == index
+        !self.has_stabiliser(index) || self.index(&self.state(index)) == index
+    }
+
+    /// Whether symmetries fix the side to move's men of this index (only
+    /// then can an index be unused).
+    #[inline]
+    fn has_stabiliser(&self, index: u64) -> bool {
+        !self.tables.sizes[self.sector.w as usize].stabiliser[(index / self.other_ways) as usize].is_empty()
     }
 }
