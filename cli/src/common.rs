@@ -34,11 +34,14 @@ pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
     }
 }
 
-/// A memory size for `--memory`, in GiB: a finite number above 0.
+/// A memory size for `--memory`, in GiB: a finite number above 0, the
+/// unit (`GiB` or `G`, any case) optional.
 pub fn parse_gib(s: &str) -> std::result::Result<f64, String> {
-    match s.parse::<f64>() {
+    let lower = s.trim().to_ascii_lowercase();
+    let number = lower.strip_suffix("gib").or_else(|| lower.strip_suffix('g')).unwrap_or(&lower).trim_end();
+    match number.parse::<f64>() {
         Ok(g) if g.is_finite() && g > 0.0 => Ok(g),
-        _ => Err(format!("'{s}' is not a memory size: a number of GiB above 0")),
+        _ => Err(format!("'{s}' is not a memory size: a number of GiB above 0 (e.g. 14 or 14GiB)")),
     }
 }
 
@@ -111,5 +114,20 @@ impl Started {
     /// millisecond, so a search still finds a move).
     pub fn left(&self, budget: Duration) -> Duration {
         budget.saturating_sub(self.0.elapsed()).max(Duration::from_millis(1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_gib;
+
+    #[test]
+    fn memory_sizes_take_an_optional_unit() {
+        for (s, g) in [("14", 14.0), ("14GiB", 14.0), ("0.5g", 0.5), ("22 GiB", 22.0), ("3G", 3.0)] {
+            assert_eq!(parse_gib(s), Ok(g), "{s}");
+        }
+        for s in ["", "GiB", "14MiB", "14 GB", "0G", "-1GiB", "infGiB", "NaN"] {
+            assert!(parse_gib(s).is_err(), "{s}");
+        }
     }
 }
