@@ -79,6 +79,18 @@ fn bad_input_exits_2_with_a_message() {
         ),
         (&["merels", "solve", "--board", "six", "--diagonals"], "diagonals are an option of the three board"),
         (&["merels", "probe", "six:................", "x", "6", "6", "--play", "a1,a1"], "not legal"),
+        (&["merels", "solve", "--board", "six", "--dice", "none", "--max-men", "0"], "must be at least 6"),
+        (&["merels", "plan", "--board", "six", "--dice", "none", "--max-men", "5"], "must be at least 6"),
+        (&["merels", "verify", "--board", "six", "--dice", "none", "--max-men", "1"], "must be at least 6"),
+        (&["merels", "show", "six:x............... x 5 6"], "one man a turn"),
+        (&["merels", "probe", "--no-db", "--dice", "none", "three:x........ x 2 3"], "one man a turn"),
+        (&["merels", "probe", "--dice", "none", "six:xxx............. o 3 6"], "one man a turn"),
+        (&["merels", "solve", "--board", "three", "--dice", "none", "--special-72", "7"], "no special throw"),
+        (&["merels", "solve", "--board", "three", "--dice", "bell", "--double-mill-one"], "no man is ever taken"),
+        (&["merels", "solve", "--board", "rota", "--dice", "none", "--no-take-from-mills"], "no man is ever taken"),
+        (&["merels", "solve", "--board", "six", "--dice", "none", "--db", "Cargo.toml"], "is a file, not a directory"),
+        (&["merels", "verify", "--board", "six", "--dice", "none", "--db", "Cargo.toml"], "is a file, not a directory"),
+        (&["merels", "solve", "--board", "six", "--dice", "none", "--no-db", "--db", "x"], "cannot be used with"),
         (&["arena", "--help-me"], "unexpected argument"),
         (&["arena"], "required arguments"),
     ];
@@ -88,6 +100,62 @@ fn bad_input_exits_2_with_a_message() {
         assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
         assert!(!stderr(&o).contains("panicked"), "{args:?}");
     }
+}
+
+/// A check certifies only a database it could check whole: a sector file
+/// missing under others that read it leaves them unchecked, exit 1 and no
+/// `MANIFEST`; a value missing from a file with a valid checksum is a
+/// damaged file to `probe`, not a move left out.
+#[test]
+fn merels_verify_and_probe_refuse_an_incomplete_or_damaged_database() {
+    let db = common::temp("cli", "incomplete");
+    let d = db.to_str().unwrap();
+    let o = ludus(&["merels", "solve", "--board", "three", "--dice", "none", "--db", d, "-q", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The projection of the disk a whole solve takes is what its files take.
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let on_disk = v["bytes_on_disk"].as_u64().unwrap();
+    assert!(on_disk > 0 && v["projection"]["bytes_total_estimate"].as_u64().unwrap().abs_diff(on_disk) <= 1, "{v}");
+    let dir = db.join("three_none");
+    let verify = ["merels", "verify", "--board", "three", "--dice", "none", "--db", d, "-q", "--manifest"];
+    let o = ludus(&verify);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(dir.join("MANIFEST").exists());
+    std::fs::remove_file(dir.join("MANIFEST")).unwrap();
+
+    // A value removed where a position is, the checksum made valid again.
+    use engine::merels::{BoardKind, Dice, Rules};
+    use solver::merels::{Sector, Silent, Solution, SolveOptions, Table, Values, value::UNUSED};
+    let rules = Rules::new(BoardKind::Three, Dice::None);
+    let sol = Solution::solve_with(rules, &SolveOptions { db: Some(db.clone()), ..SolveOptions::default() }, &Silent)
+        .unwrap();
+    let s = Sector { w: 3, wf: 0, b: 3, bf: 0 };
+    let t = sol.table(s).unwrap();
+    let Values::Dtm(v) = &t.values else { panic!("values without chance") };
+    let i = (0..t.indexer.size()).find(|&i| t.at(i).is_some() && !rules.lost(&t.indexer.state(i))).unwrap();
+    let st = t.indexer.state(i);
+    let mut v = v.clone();
+    v[i as usize] = UNUSED;
+    let original = std::fs::read(dir.join("3-0-3-0.sec")).unwrap();
+    sol.database().unwrap().store(&Table::new(t.indexer.clone(), Values::Dtm(v), t.meta)).unwrap();
+    let pos = engine::merels::Position::from_state(BoardKind::Three, engine::merels::Side::X, st).to_string();
+    let o = ludus(&["merels", "probe", "--dice", "none", "--db", d, &pos]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("the file is damaged"), "{}", stderr(&o));
+    let o = ludus(&verify);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("this is a position of the sector"), "{}", stdout(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    std::fs::write(dir.join("3-0-3-0.sec"), original).unwrap();
+
+    // A sector file missing: the sectors that read it cannot be checked.
+    std::fs::remove_file(dir.join("3-0-3-0.sec")).unwrap();
+    let o = ludus(&verify);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("NOT CHECKED"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("no manifest written"), "{}", stderr(&o));
+    assert!(!dir.join("MANIFEST").exists());
+    std::fs::remove_dir_all(&db).ok();
 }
 
 /// A solve's projection counts its totals and its solved part in the same

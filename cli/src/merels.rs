@@ -11,7 +11,9 @@ use solver::merels::{Solution, SolveOptions};
 
 use crate::common::{parse_gib, parse_threads, pool, print_json};
 use crate::error::{CliError, Result};
-use crate::merels_args::{DEFAULT_DB, DbArgs, MoreRuleArgs, RuleArgs, parse_position, play_moves, probe, rules_for};
+use crate::merels_args::{
+    DEFAULT_DB, DbArgs, MoreRuleArgs, RuleArgs, parse_db_dir, parse_position, play_moves, probe, rules_for,
+};
 use crate::progress::Bars;
 
 #[derive(Args, Debug)]
@@ -47,7 +49,7 @@ struct OnDatabase {
     #[command(flatten)]
     game: RuleSet,
     /// Directory of the sector databases (one subdirectory per rule set)
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_DB)]
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_DB, value_parser = parse_db_dir)]
     db: std::path::PathBuf,
 }
 
@@ -211,14 +213,27 @@ fn board_of(parts: &[String]) -> Result<BoardKind> {
     Ok(text.parse::<Position>()?.kind)
 }
 
+/// Refuses a `--max-men` that takes no sector: the smallest have three
+/// men a side.
+fn check_max_men(max_men: Option<u8>) -> Result<()> {
+    match max_men {
+        Some(m) if m < 6 => Err(CliError(format!(
+            "--max-men {m} takes no sector: the smallest sectors have 3 men a side, so it must be at least 6"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 pub fn run(args: MerelsArgs) -> Result<()> {
     match args.cmd {
         MerelsCmd::Plan { on, max_men, memory, json } => {
+            check_max_men(max_men)?;
             let OnDatabase { game, db } = on;
             let rules = game.resolve()?;
             plan(&rules, &db, max_men, gib(memory), json)
         }
         MerelsCmd::Solve { game, db, max_men, memory, group, checkpoint_every, threads, quiet, json } => {
+            check_max_men(max_men)?;
             let rules = game.resolve()?;
             let opts = SolveOptions {
                 db: db.dir(),
@@ -262,6 +277,13 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             let OnDatabase { game, db } = on;
             let rules = game.resolve()?;
             let store = solver::merels::db::Db::new(&db, rules);
+            if !store.dir().is_dir() {
+                return Err(CliError(format!(
+                    "no database of {} in {}: nothing to compact",
+                    rules.label(),
+                    store.dir().display()
+                )));
+            }
             let tables = solver::merels::BoardTables::new(rules.board);
             let mut rewritten = Vec::new();
             let (mut before, mut after) = (0u64, 0u64);
@@ -295,6 +317,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             Ok(())
         }
         MerelsCmd::Verify { on, max_men, threads, memory, manifest, resume, quiet, json } => {
+            check_max_men(max_men)?;
             let OnDatabase { game, db } = on;
             let rules = game.resolve()?;
             let bars = Bars::new(quiet);
@@ -328,7 +351,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                 }
             }
             if manifest && !r.ok() {
-                eprintln!("no manifest written: the database has failures");
+                eprintln!("no manifest written: the database has failures or sector files that could not be checked");
             }
             if !r.ok() {
                 std::process::exit(1);
@@ -366,7 +389,11 @@ fn print_verify(r: &solver::merels::verify::VerifyReport) {
             s.failures.len() as u64 + s.more_failures
         );
         for f in &s.failures {
-            println!("    FAIL {}: stored {}, successors give {}", f.position, f.stored, f.computed);
+            if f.computed.is_empty() {
+                println!("    FAIL {}: {}", f.position, f.stored);
+            } else {
+                println!("    FAIL {}: stored {}, successors give {}", f.position, f.stored, f.computed);
+            }
         }
         if s.more_failures > 0 {
             println!("    … and {} more", s.more_failures);
@@ -376,7 +403,11 @@ fn print_verify(r: &solver::merels::verify::VerifyReport) {
         println!("\nNot solved yet ({} sectors): {}", r.missing.len(), r.missing.join(" "));
     }
     if !r.unchecked.is_empty() {
-        println!("Not checked, successors missing: {}", r.unchecked.join(" "));
+        println!(
+            "\nNOT CHECKED ({} sectors: a successor's file is missing, damaged or failed its check): {}",
+            r.unchecked.len(),
+            r.unchecked.join(" ")
+        );
     }
     let resumed = r.sectors.iter().filter(|s| s.resumed).count();
     if resumed > 0 {
@@ -389,7 +420,11 @@ fn print_verify(r: &solver::merels::verify::VerifyReport) {
         r.positions,
         r.sectors.len(),
         r.max_residual,
-        if r.ok() { "every stored value holds".to_string() } else { format!("{} FAILURES", r.failures) }
+        match (r.failures, r.unchecked.len()) {
+            (0, 0) => "every stored value holds".to_string(),
+            (0, u) => format!("every value checked holds, but {u} sector files could not be checked"),
+            (f, _) => format!("{f} FAILURES"),
+        }
     );
 }
 
@@ -562,12 +597,12 @@ fn print_report(r: &MerelsReport, sol: &Solution) {
     }
     println!();
     println!(
-        "{:<16} {:<17} {:>12} {:>11} {:>11} {:>11} {:>10} {:>9} {:>11} {:>8}",
+        "{:<16} {:<23} {:>12} {:>11} {:>11} {:>11} {:>10} {:>9} {:>11} {:>8}",
         "sector", "method", "positions", "wins", "draws", "losses", "disk", "seconds", "pos/s", "rounds"
     );
     for s in &r.sectors {
         println!(
-            "{:<16} {:<17} {:>12} {:>11} {:>11} {:>11} {:>10} {:>9.3} {:>11.0} {:>8}",
+            "{:<16} {:<23} {:>12} {:>11} {:>11} {:>11} {:>10} {:>9.3} {:>11.0} {:>8}",
             s.sector,
             if s.loaded { format!("{} (db)", s.method) } else { s.method.to_string() },
             s.positions,

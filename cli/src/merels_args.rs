@@ -89,6 +89,22 @@ impl MoreRuleArgs {
         rules.flying = self.flying;
         rules.no_take_from_mills = self.no_take_from_mills;
         rules.double_mill_one = self.double_mill_one;
+        // Options that could change nothing would only give the same game
+        // another name (and another database).
+        let board = rules.board.kind;
+        for (on, flag) in
+            [(self.no_take_from_mills, "--no-take-from-mills"), (self.double_mill_one, "--double-mill-one")]
+        {
+            if on && rules.board.line_wins() {
+                return Err(CliError(format!("{flag}: on the {board} board a line wins, so no man is ever taken")));
+            }
+        }
+        if rules.dice == Dice::None && self.special_72 != Rules::new(board, Dice::None).special_72 {
+            return Err(CliError(format!(
+                "--special-72 {}: without dice (--dice none) there is no special throw",
+                self.special_72
+            )));
+        }
         Ok(rules)
     }
 }
@@ -100,10 +116,10 @@ pub const DEFAULT_DB: &str = "ludus-data/merels";
 #[derive(Args, Debug, Clone)]
 pub struct DbArgs {
     /// Directory of the sector databases (one subdirectory per rule set)
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_DB)]
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_DB, value_parser = parse_db_dir)]
     pub db: PathBuf,
     /// Solve in memory only: read and write no database
-    #[arg(long)]
+    #[arg(long, conflicts_with = "db")]
     pub no_db: bool,
 }
 
@@ -111,6 +127,16 @@ impl DbArgs {
     pub fn dir(&self) -> Option<PathBuf> {
         (!self.no_db).then(|| self.db.clone())
     }
+}
+
+/// A database directory: any path but an existing file (a directory that
+/// does not exist yet is made when a solve writes to it).
+pub fn parse_db_dir(s: &str) -> std::result::Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    if path.exists() && !path.is_dir() {
+        return Err(format!("'{s}' is a file, not a directory"));
+    }
+    Ok(path)
 }
 
 /// Reads a position given as one argument or as its four fields.
@@ -243,14 +269,18 @@ pub fn probe(
     let work = if rules.dice_in_movement() { 20 * missing } else { missing };
     if work > PROBE_SOLVE_LIMIT && !solve_anyway {
         let commands = solve_commands(rules, s, &unsolved, db.as_deref()).replace('\n', "\n  ");
-        return Err(CliError(format!(
-            "this probe needs {missing} positions solved that {}; solve them first with\n  {commands}\n\
-             (or add --solve to solve them now)",
-            match &db {
-                Some(d) => format!("the database in {} does not hold", d.display()),
-                None => "no database holds (--no-db)".to_string(),
-            },
-        )));
+        return Err(CliError(match &db {
+            Some(d) => format!(
+                "this probe needs {missing} positions solved that the database in {} does not hold; solve them \
+                 first with\n  {commands}\n(or add --solve to solve them now)",
+                d.display()
+            ),
+            None => format!(
+                "this probe needs {missing} positions solved, and --no-db reads no database: add --solve to \
+                 solve them now in memory, or solve them into a database first with\n  {commands}\nand probe \
+                 without --no-db"
+            ),
+        }));
     }
     let sol = match db {
         // All stored: only the tables around the position are read.
@@ -265,7 +295,7 @@ pub fn probe(
             sol
         }
     };
-    let value = sol.eval(&st).ok_or_else(|| CliError(format!("{pos} is outside the solved positions")))?;
+    let value = valued(rules, pos, &sol)?;
     if json {
         let out = probe_json(rules, pos, &sol)?;
         return crate::common::print_json(&out);
@@ -304,12 +334,35 @@ pub fn throw_name(t: Throw) -> Option<&'static str> {
     }
 }
 
+/// The value of a position whose tables `sol` holds, and a check that
+/// every successor has one: a value missing there means a damaged file.
+fn valued(rules: &Rules, pos: &Position, sol: &Solution) -> Result<Eval> {
+    let st = pos.state();
+    let damaged = |at: &Position| {
+        CliError(format!(
+            "the database holds no value for {at}, though it holds the file of its sector: the file is damaged \
+             (`ludus merels verify {}` checks every file; solving again replaces it)",
+            rule_options(rules)
+        ))
+    };
+    let value = sol.eval(&st).ok_or_else(|| match sol.table(solver::merels::Sector::of(&st)) {
+        Some(_) => damaged(pos),
+        None => CliError(format!("{pos} is outside the solved positions")),
+    })?;
+    if !rules.lost(&st)
+        && let Some((_, child)) = sol.unvalued_action(&st)
+    {
+        return Err(damaged(&Position::from_state(rules.board.kind, pos.to_move.other(), child)));
+    }
+    Ok(value)
+}
+
 /// The probe as one JSON object: the position's value for the side to move
 /// and every action rated, best first within each throw (none once the game
 /// is over).
 pub fn probe_json(rules: &Rules, pos: &Position, sol: &Solution) -> Result<serde_json::Value> {
     let st = pos.state();
-    let value = sol.eval(&st).ok_or_else(|| CliError(format!("{pos} is outside the solved positions")))?;
+    let value = valued(rules, pos, sol)?;
     let rated = if rules.lost(&st) { Vec::new() } else { sol.rate_actions(&st) };
     let board = rules.board;
     let moves: Vec<_> = rated

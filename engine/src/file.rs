@@ -27,7 +27,9 @@ impl std::fmt::Display for WriteError {
             WriteError::NoDirectory { path, dir } => {
                 write!(f, "cannot write {}: no directory {}", path.display(), dir.display())
             }
-            WriteError::NotAFile { path } => write!(f, "cannot write {}: it names no file", path.display()),
+            WriteError::NotAFile { path } => {
+                write!(f, "cannot write {}: it names a directory, not a file", path.display())
+            }
             WriteError::Io { path, source } => write!(f, "cannot write {}: {source}", path.display()),
         }
     }

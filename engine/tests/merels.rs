@@ -320,6 +320,8 @@ fn position_notation_errors_name_the_problem() {
         ("rota:xx..x.... x 1 3", "more than"),
         ("rota:xx.x..... x 0 0", "has fewer than 3"),
         ("rota:xxo..xo.o x 0 0", "already has a line"),
+        ("rota:x........ x 2 3", "one man a turn"),
+        ("rota:..x.x.... o 1 3", "one man a turn"),
     ];
     for (s, want) in impossible {
         let p: Position = s.parse().unwrap();
@@ -421,6 +423,35 @@ proptest! {
         let text = pos.to_string();
         prop_assert_eq!(text.parse::<Position>().unwrap(), pos);
         prop_assert_eq!(Position::from_state(kind, pos.to_move, pos.state()), pos);
+    }
+
+    #[test]
+    fn every_position_of_play_is_possible(seed in any::<u64>()) {
+        // Random playouts on every board and reading, either side starting,
+        // with flying and passing: `check` accepts every position reached.
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        for kind in BoardKind::ALL {
+            for dice in Dice::ALL {
+                let rules = Rules {
+                    flying: rng.random_bool(0.5),
+                    blocked: [Blocked::Lose, Blocked::Pass, Blocked::Draw][rng.random_range(0..3)],
+                    ..Rules::new(kind, dice)
+                };
+                let mut st = State::start(rules.men());
+                let mut side = if rng.random_bool(0.5) { Side::X } else { Side::O };
+                for _ in 0..60 {
+                    let pos = Position::from_state(kind, side, st);
+                    prop_assert!(rules.check(&pos).is_ok(), "{} under {:?}: {}", pos, dice, rules.check(&pos).unwrap_err());
+                    if rules.lost(&st) { break; }
+                    let throw = if rules.throws(&st) { if rng.random_bool(0.3) { Throw::Special } else { Throw::Normal } } else { Throw::None };
+                    let acts = rules.actions(&st, throw);
+                    if acts.is_empty() { break; }
+                    st = acts[rng.random_range(0..acts.len())].1;
+                    side = side.other();
+                }
+            }
+        }
     }
 
     #[test]

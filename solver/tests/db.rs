@@ -481,6 +481,67 @@ fn verify_passes_on_solved_databases_and_finds_a_changed_value() {
     }
 }
 
+/// A file with a valid checksum whose marks of unused indices are wrong: a
+/// position without a value, or a value where no position is. The check
+/// names both, reads no sector through the damaged file (those that would
+/// are not checked), and certifies nothing.
+#[test]
+fn verify_finds_values_missing_or_stored_where_no_position_is() {
+    use solver::merels::value::{CODE_UNUSED, UNUSED};
+    for dice in [Dice::None, Dice::Schaedler, Dice::Murray] {
+        let dir = temp(&format!("verify-unused-{dice}"));
+        let rules = Rules::new(BoardKind::Three, dice);
+        let sol = Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
+        let db = sol.database().unwrap().clone();
+        let s = Sector { w: 3, wf: 0, b: 3, bf: 0 };
+        let t = sol.table(s).unwrap();
+        let used = (0..t.indexer.size()).find(|&i| t.at(i).is_some()).unwrap();
+        let unused = (0..t.indexer.size()).find(|&i| t.at(i).is_none()).unwrap();
+        let values = match &t.values {
+            Values::Dtm(v) => {
+                let mut v = v.clone();
+                (v[unused as usize], v[used as usize]) = (v[used as usize], UNUSED);
+                Values::Dtm(v)
+            }
+            Values::Chance(v) => {
+                let mut v = v.clone();
+                (v[unused as usize], v[used as usize]) = (v[used as usize], CODE_UNUSED);
+                Values::Chance(v)
+            }
+            Values::Exact(v) => {
+                let moved = v.get(used as usize);
+                Values::Exact(solver::merels::table::Exact::from_fn(rules.men(), s, v.len(), |j| match j as u64 {
+                    j if j == used => None,
+                    j if j == unused => moved,
+                    _ => v.get(j),
+                }))
+            }
+        };
+        db.store(&Table::new(t.indexer.clone(), values, t.meta)).unwrap();
+        drop(sol);
+        let o = SolveOptions { max_men: Some(0), keep_all: false, ..opts(&dir) };
+        let mut sol = Solution::solve_with(rules, &o, &Silent).unwrap();
+        let r = solver::merels::verify::verify(&mut sol, None, false, &Silent).unwrap();
+        assert!(!r.ok(), "{dice}: a damaged file passed");
+        let c = r.sectors.iter().find(|c| c.sector == "3-0-3-0").expect("checked");
+        let why: Vec<&str> = c.failures.iter().map(|f| f.computed.as_str()).collect();
+        assert!(why.iter().any(|w| w.contains("this is a position")), "{dice}: {why:?}");
+        assert!(why.iter().any(|w| w.contains("no position has this index")), "{dice}: {why:?}");
+        // Every sector that reads it is left unchecked, none checked.
+        let readers: Vec<String> = r
+            .unchecked
+            .iter()
+            .filter(|k| successors(&rules, Sector::from_key(k).unwrap()).contains(&s))
+            .cloned()
+            .collect();
+        assert!(!readers.is_empty() && readers.len() == r.unchecked.len(), "{dice}: {:?}", r.unchecked);
+        for c in &r.sectors {
+            assert!(!successors(&rules, Sector::from_key(&c.sector).unwrap()).contains(&s) || c.sector == "3-0-3-0");
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
 /// Murray's movement files are the game without dice's: a resumed check
 /// takes them from that database's journal when the digests agree, and
 /// checks them when they do not.

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use super::board::{Board, BoardKind};
 use super::mill::has_line;
 use super::point::{Point, PointSet, Side};
-use super::rules::Rules;
+use super::rules::{Dice, Rules};
 use crate::names::UnknownName;
 
 /// A position seen from the side to move: its men, the other side's men,
@@ -105,11 +105,25 @@ impl Position {
 /// Why a position cannot occur in a game under given rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Impossible {
-    WrongBoard { position: BoardKind, rules: BoardKind },
-    TooManyMen { side: Side, count: u32, men: u8 },
+    WrongBoard {
+        position: BoardKind,
+        rules: BoardKind,
+    },
+    TooManyMen {
+        side: Side,
+        count: u32,
+        men: u8,
+    },
     MoverHasLine(Side),
     BothLines,
     AlreadyLost(Side),
+    /// The men placed do not fit the turns: one man a turn, the sides in
+    /// turn (Murray's special throw, which places three, aside).
+    Turns {
+        side: Side,
+        placed: u32,
+        other: u32,
+    },
 }
 
 impl fmt::Display for Impossible {
@@ -129,6 +143,12 @@ impl fmt::Display for Impossible {
             Impossible::AlreadyLost(s) => {
                 write!(f, "side {s} has fewer than 3 men but has just moved: the game ended before")
             }
+            Impossible::Turns { side, placed, other } => write!(
+                f,
+                "side {side} is to move having placed {placed} men (on the board or taken) against {other}: \
+                 the sides place one man a turn in turn, so the side to move has placed as many as the other \
+                 or one fewer"
+            ),
         }
     }
 }
@@ -157,6 +177,13 @@ impl Rules {
         }
         if st.other_total() < 3 {
             return Err(Impossible::AlreadyLost(pos.to_move.other()));
+        }
+        // Placed so far: every man not in hand. Murray's special throw
+        // places three at once, so only there may the counts drift apart.
+        let men = self.men() as u32;
+        let (placed, other) = (men - st.own_hand as u32, men - st.other_hand as u32);
+        if self.dice != Dice::Murray && !(other == placed || other == placed + 1) {
+            return Err(Impossible::Turns { side: pos.to_move, placed, other });
         }
         Ok(())
     }

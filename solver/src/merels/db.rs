@@ -106,7 +106,9 @@ impl std::fmt::Display for Corruption {
             Corruption::NotASectorFile => write!(f, "not a ludus sector file"),
             Corruption::Version(v) => write!(f, "format version {v} (expected {VERSION})"),
             Corruption::OtherRules(r) => write!(f, "made for other rules than {r}"),
-            Corruption::OtherSector { stored, expected } => write!(f, "holds sector {stored:?}, not {expected}"),
+            Corruption::OtherSector { stored: [w, wf, b, bf], expected } => {
+                write!(f, "holds sector {w}-{wf}-{b}-{bf}, not {expected}")
+            }
             Corruption::Indices { stored, expected } => write!(f, "has {stored} indices, the sector has {expected}"),
             Corruption::Truncated { payload, header } => {
                 write!(f, "is truncated: payload {payload} bytes, header says {header}")

@@ -358,6 +358,18 @@ impl Known {
         out
     }
 
+    /// The first action of `st` (after either throw) whose successor has no
+    /// value here, though the successor's sector may be loaded: where every
+    /// table around `st` is read, a damaged file.
+    pub fn unvalued_action(&self, st: &State) -> Option<(Action, State)> {
+        let kind = Kind::of(&self.rules, Sector::of(st));
+        self.rules
+            .throw_outcomes(st)
+            .into_iter()
+            .flat_map(|(throw, _)| self.rules.actions(st, throw))
+            .find(|(_, child)| self.action_value(kind, child).is_none())
+    }
+
     /// The value of moving into `child`, for the mover, on the scale of the
     /// mover's sector (`kind`).
     #[inline]

@@ -58,13 +58,15 @@ impl ValueReport {
                     error_bound: 0.0,
                 }
             }
+            // `+ 0.0` turns a negated zero into zero (`-0.000000` would
+            // read as a value below zero).
             Eval::Chance(iv) => ValueReport {
-                value: iv.v,
+                value: iv.v + 0.0,
                 exact: None,
                 outcome: None,
                 plies: None,
-                lower: iv.lo,
-                upper: iv.hi,
+                lower: iv.lo + 0.0,
+                upper: iv.hi + 0.0,
                 error_bound: iv.error(),
             },
         }
@@ -338,7 +340,9 @@ fn project(sol: &Solution, solved: u64, seconds: f64, bytes: u64) -> Projection 
     let solved_indices: u64 = sol.records.iter().map(|r| sol.indices(&r.sectors)).sum();
     let rate = if seconds > 0.0 { solved_indices as f64 / seconds } else { 0.0 };
     let remaining = all.saturating_sub(solved_indices);
-    let bytes_per_index = if solved_indices > 0 { bytes as f64 / solved_indices as f64 } else { 1.0 };
+    // The files written so far tell the bytes per index (compressed, well
+    // under one without chance); with none yet, one byte each.
+    let bytes_per_index = if solved_indices > 0 && bytes > 0 { bytes as f64 / solved_indices as f64 } else { 1.0 };
     Projection {
         groups_total: sol.order().len(),
         groups_solved: sol.records.len(),
@@ -346,6 +350,20 @@ fn project(sol: &Solution, solved: u64, seconds: f64, bytes: u64) -> Projection 
         indices_solved: solved_indices,
         positions_solved: solved,
         seconds_remaining: (rate > 0.0).then(|| remaining as f64 / rate),
-        bytes_total_estimate: (all as f64 * bytes_per_index.max(1.0)) as u64,
+        bytes_total_estimate: (all as f64 * bytes_per_index) as u64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::merels::value::Interval;
+
+    #[test]
+    fn a_value_of_zero_is_reported_without_a_sign() {
+        let zero = Interval { v: -0.0, lo: -0.0, hi: 1e-9 };
+        let r = ValueReport::from_eval(Eval::Chance(zero), 1);
+        assert!(r.value.is_sign_positive() && r.lower.is_sign_positive(), "{r:?}");
+        assert_eq!(format!("{:+.6}", r.value), "+0.000000");
     }
 }

@@ -109,7 +109,15 @@ impl std::fmt::Display for SolveError {
                 plan::human_bytes(*need),
                 plan::human_bytes(*limit),
             ),
-            SolveError::Write { path, error } => write!(f, "cannot write {}: {error}", path.display()),
+            SolveError::Write { path, error } => {
+                // A write error may name the path already.
+                let e = error.to_string();
+                if e.starts_with("cannot write") {
+                    f.write_str(&e)
+                } else {
+                    write!(f, "cannot write {}: {e}", path.display())
+                }
+            }
             SolveError::Read { sector, error: error @ DbError::Corrupt { .. } } => write!(
                 f,
                 "cannot read sector {sector}: {error} (`ludus merels solve` with the same rules and database solves \
@@ -117,7 +125,10 @@ impl std::fmt::Display for SolveError {
             ),
             SolveError::Read { sector, error } => write!(f, "cannot read sector {sector}: {error}"),
             SolveError::UnknownGroup(key) => {
-                write!(f, "no sector group {key} in this solve (`ludus merels plan` lists the groups and their keys)")
+                write!(
+                    f,
+                    "no sector group {key} in this solve (`ludus merels plan` with the same rules and --max-men lists the groups and their keys)"
+                )
             }
             SolveError::NoDatabase(what) => write!(f, "{what} needs a database directory (--db)"),
             SolveError::MissingSuccessors { group, missing } => write!(

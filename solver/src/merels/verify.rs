@@ -93,7 +93,9 @@ pub struct VerifyReport {
     pub sectors: Vec<SectorCheck>,
     /// Sectors of the game with no file (not solved yet).
     pub missing: Vec<String>,
-    /// Sectors whose successors are missing (they cannot be checked).
+    /// Sectors whose file is there but whose successors' files are missing,
+    /// damaged or failed their check: they cannot be checked, and the
+    /// database is not certified.
     pub unchecked: Vec<String>,
     pub positions: u64,
     pub max_residual: f64,
@@ -107,8 +109,15 @@ pub struct VerifyReport {
 }
 
 impl VerifyReport {
+    /// Every sector file was checked and every stored value holds.
     pub fn ok(&self) -> bool {
-        self.failures == 0
+        self.failures == 0 && self.unchecked.is_empty()
+    }
+}
+
+impl SectorCheck {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty() && self.more_failures == 0
     }
 }
 
@@ -388,16 +397,20 @@ fn check_one(
         }));
     }
     report.files.push(s);
+    // A successor whose file failed its own check is not read: the values
+    // checked against it would mean nothing (and a value missing where a
+    // position is could not be read at all).
+    let failed = |c: Sector| report.sectors.iter().any(|x| x.sector == c.key() && !x.passed());
     let mut complete = present;
     for &c in &stored {
-        complete &= sol.load_sector(c).unwrap_or(false);
+        complete &= !failed(c) && sol.load_sector(c).unwrap_or(false);
     }
     let Some(files) = files.filter(|_| complete) else {
         report.unchecked.push(s.key());
         return Ok(None);
     };
     let check = check_sector(sol, s, rules.board.kind, obs);
-    if check.failures.is_empty() && check.more_failures == 0 {
+    if check.passed() {
         journal.record(Passed::of(&check, files))?;
     }
     Ok(Some(check))
@@ -439,6 +452,45 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
     let error = table.meta.error;
     obs.begin(&format!("verify {}", s.key()), ix.size());
     let failures: Mutex<(Vec<Failure>, u64)> = Mutex::new((Vec::new(), 0));
+    let fail = |failure: Failure| {
+        let mut f = failures.lock().unwrap_or_else(|e| e.into_inner());
+        if f.0.len() < LISTED {
+            f.0.push(failure);
+        } else {
+            f.1 += 1;
+        }
+    };
+    let describe = |stored: Eval| match stored {
+        Eval::Dtm(v) => v.to_string(),
+        Eval::Exact(n) => format!("{n}/{}", sol.den),
+        Eval::Chance(iv) => format!("{:+.10} in [{:+.10}, {:+.10}]", iv.v, iv.lo, iv.hi),
+    };
+    // The values are read only where the marks of unused indices are right
+    // (a value missing where a position is cannot be checked against).
+    let size = ix.size();
+    (0..size.div_ceil(VISIT_BATCH as u64) as usize).into_par_iter().with_max_len(PIECE_BATCHES).for_each_init(
+        Cursor::default,
+        |cursor, b| {
+            let b = b as u64;
+            for i in b * VISIT_BATCH as u64..((b + 1) * VISIT_BATCH as u64).min(size) {
+                let st = ix.canonical_state_at_cursor(cursor, i).filter(|st| sol.rules.valid(st));
+                match (table.at(i), st) {
+                    (Some(_), Some(_)) | (None, None) => {}
+                    (None, Some(st)) => fail(Failure {
+                        position: Position::from_state(kind, Side::X, st).to_string(),
+                        stored: "no value (the mark of an index that is no position)".into(),
+                        computed: "a value: this is a position of the sector".into(),
+                    }),
+                    (Some(stored), None) => fail(Failure {
+                        position: format!("(index {i})"),
+                        stored: describe(stored),
+                        computed: "nothing: no position has this index".into(),
+                    }),
+                }
+            }
+        },
+    );
+    let marks_hold = failures.lock().unwrap_or_else(|e| e.into_inner()).0.is_empty();
     // What the successors give, and why the stored value does not hold (a
     // description only when it does not).
     // `computed`: what the successors give without chance (read for a whole
@@ -465,10 +517,10 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
     // Each task counts on its own (won, drawn, lost; the largest residual);
     // failures, rare, go to the shared list. Without chance, the successors
     // of a batch of positions are read side by side.
-    let size = ix.size();
     // Small pieces of work, so that no core waits through the last large
     // one alone (rayon splits a piece further only when it is stolen from).
-    let (tally, residual) = (0..size.div_ceil(VISIT_BATCH as u64) as usize)
+    let batches = if marks_hold { size.div_ceil(VISIT_BATCH as u64) as usize } else { 0 };
+    let (tally, residual) = (0..batches)
         .into_par_iter()
         .with_max_len(PIECE_BATCHES)
         .fold(
@@ -510,18 +562,8 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
                     let (r, failed) = check(st, i, stored, computed);
                     residual = residual.max(r);
                     if let Some(computed) = failed {
-                        let mut f = failures.lock().unwrap_or_else(|e| e.into_inner());
-                        if f.0.len() < LISTED {
-                            let pos = Position::from_state(kind, Side::X, *st);
-                            let stored = match stored {
-                                Eval::Dtm(v) => v.to_string(),
-                                Eval::Exact(n) => format!("{n}/{}", sol.den),
-                                Eval::Chance(iv) => format!("{:+.10} in [{:+.10}, {:+.10}]", iv.v, iv.lo, iv.hi),
-                            };
-                            f.0.push(Failure { position: pos.to_string(), stored, computed });
-                        } else {
-                            f.1 += 1;
-                        }
+                        let position = Position::from_state(kind, Side::X, *st).to_string();
+                        fail(Failure { position, stored: describe(stored), computed });
                     }
                 }
                 (tally, residual, cursor)
