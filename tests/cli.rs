@@ -110,14 +110,14 @@ fn bad_input_exits_2_with_a_message() {
 fn merels_verify_and_probe_refuse_an_incomplete_or_damaged_database() {
     let db = common::temp("cli", "incomplete");
     let d = db.to_str().unwrap();
-    let o = ludus(&["merels", "solve", "--board", "three", "--dice", "none", "--db", d, "-q", "--json"]);
+    let o = ludus(&["merels", "solve", "--board", "six", "--dice", "none", "--db", d, "-q", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     // The projection of the disk a whole solve takes is what its files take.
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let on_disk = v["bytes_on_disk"].as_u64().unwrap();
     assert!(on_disk > 0 && v["projection"]["bytes_total_estimate"].as_u64().unwrap().abs_diff(on_disk) <= 1, "{v}");
-    let dir = db.join("three_none");
-    let verify = ["merels", "verify", "--board", "three", "--dice", "none", "--db", d, "-q", "--manifest"];
+    let dir = db.join("six_none");
+    let verify = ["merels", "verify", "--board", "six", "--dice", "none", "--db", d, "-q", "--manifest"];
     let o = ludus(&verify);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     assert!(dir.join("MANIFEST").exists());
@@ -126,7 +126,7 @@ fn merels_verify_and_probe_refuse_an_incomplete_or_damaged_database() {
     // A value removed where a position is, the checksum made valid again.
     use engine::merels::{BoardKind, Dice, Rules};
     use solver::merels::{Sector, Silent, Solution, SolveOptions, Table, Values, value::UNUSED};
-    let rules = Rules::new(BoardKind::Three, Dice::None);
+    let rules = Rules::new(BoardKind::Six, Dice::None);
     let sol = Solution::solve_with(rules, &SolveOptions { db: Some(db.clone()), ..SolveOptions::default() }, &Silent)
         .unwrap();
     let s = Sector { w: 3, wf: 0, b: 3, bf: 0 };
@@ -138,10 +138,14 @@ fn merels_verify_and_probe_refuse_an_incomplete_or_damaged_database() {
     v[i as usize] = UNUSED;
     let original = std::fs::read(dir.join("3-0-3-0.sec")).unwrap();
     sol.database().unwrap().store(&Table::new(t.indexer.clone(), Values::Dtm(v), t.meta)).unwrap();
-    let pos = engine::merels::Position::from_state(BoardKind::Three, engine::merels::Side::X, st).to_string();
+    let pos = engine::merels::Position::from_state(BoardKind::Six, engine::merels::Side::X, st).to_string();
     let o = ludus(&["merels", "probe", "--dice", "none", "--db", d, &pos]);
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
     assert!(stderr(&o).contains("the file is damaged"), "{}", stderr(&o));
+    let arena = ["arena", "--game", "merels", "--board", "six", "--dice", "none", "--a", "perfect", "--b", "random"];
+    let o = ludus(&[&arena[..], &["--games", "2", "--db", d, "-q"]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("the file is damaged") && !stderr(&o).contains("panicked"), "{}", stderr(&o));
     let o = ludus(&verify);
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     assert!(stdout(&o).contains("this is a position of the sector"), "{}", stdout(&o));

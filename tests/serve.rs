@@ -357,6 +357,18 @@ fn match_replay_equals_the_record() {
                 let probe = ok(&s, &format!("/api/merels/probe?{q}"));
                 assert_eq!(probe["position"].as_str().unwrap(), last);
             }
+            // A result, winner or length the moves do not give is refused,
+            // as `ludus replay` refuses it.
+            let mut forged = record.clone();
+            forged["result"] = json!(if record["result"] == "first" { "second" } else { "first" });
+            forged["winner"] = json!(if record["winner"] == "a" { "b" } else { "a" });
+            let (status, v) = post(&s, "/api/match/replay", &forged.to_string());
+            assert_eq!(status, 400, "{v}");
+            let mut forged = record.clone();
+            forged["plies"] = json!(-5);
+            let (status, v) = post(&s, "/api/match/replay", &forged.to_string());
+            assert_eq!(status, 400, "{v}");
+            assert!(v["error"].as_str().unwrap().contains("'plies'"), "{v}");
         }
     }
 }

@@ -279,12 +279,39 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     let o = run("six");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(starts(&log()), 8, "a finished step ran again: {}", log());
-    // A board the solver does not know: the first step fails, with its code.
-    let o = run("seven");
-    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("seven-none-solve failed"));
-    let failed = status("seven");
-    assert!(failed.starts_with("seven-none-solve: failed (exit 2, see "), "{failed}");
-    assert!(failed.contains("seven-murray-solve: not started"), "{failed}");
+    // On three men's morris a line wins and no man is taken: no modern
+    // rules' steps.
+    let o = run("three");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let three = status("three");
+    assert_eq!(three.lines().filter(|l| l.contains(": done (")).count(), 6, "{three}");
+    assert!(!three.contains("modern"), "{three}");
+    // A board or a binary that is not there: refused before anything runs.
+    let refused = |args: &[&str], want: &str| {
+        let o = Command::new("sh").arg(&script).args(args).output().expect("run sh");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(want), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    };
+    let elsewhere = temp("workflow", "whole-board-refused");
+    let d = elsewhere.to_str().unwrap();
+    refused(&["seven", d, env!("CARGO_BIN_EXE_ludus")], "no board 'seven'");
+    refused(&["--status", "seven", d, env!("CARGO_BIN_EXE_ludus")], "no board 'seven'");
+    refused(&["six", d, "/nonexistent/ludus"], "no ludus binary");
+    assert!(!elsewhere.exists(), "a refused run wrote {d}");
+    // A step that fails stops the run with its exit code, and --status
+    // says so (exit 1).
+    let failing = temp("workflow", "failing-ludus");
+    fs::write(&failing, "#!/bin/sh\nexit 3\n").unwrap();
+    std::process::Command::new("chmod").arg("+x").arg(&failing).status().unwrap();
+    let o = Command::new("sh").arg(&script).args(["six", d]).arg(&failing).output().expect("run sh");
+    assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("six-none-solve failed (exit 3"));
+    let o = Command::new("sh").arg(&script).args(["--status", "six", d]).arg(&failing).output().expect("run sh");
+    assert_eq!(o.status.code(), Some(1));
+    let failed = String::from_utf8_lossy(&o.stdout);
+    assert!(failed.starts_with("six-none-solve: failed (exit 3, see "), "{failed}");
+    assert!(failed.contains("six-murray-solve: not started"), "{failed}");
     let _ = fs::remove_dir_all(data);
+    let _ = fs::remove_dir_all(elsewhere);
+    let _ = fs::remove_file(failing);
 }

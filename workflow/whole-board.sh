@@ -2,8 +2,9 @@
 # Solves and certifies a whole board as the README's results report it:
 # the game without dice under the spec's default rules, then Murray's and
 # Bell's readings (whose movement phase is that game's, shared with it),
-# then the game without dice under the modern rules (flying, men in mills
-# safe, a double mill takes one); each database is checked by `ludus merels
+# then, on six and nine men's morris, the game without dice under the
+# modern rules (flying, men in mills safe, a double mill takes one: on rota
+# and three a line wins and no man is taken); each database is checked by `ludus merels
 # verify`, with its MANIFEST written beside the sector files, as soon as it
 # is solved.
 #
@@ -14,7 +15,7 @@
 # binary that ran it), failed, started and not finished (with the last line
 # of its progress), or not started; for a solve not done, the groups and
 # indices its database holds (from `ludus merels plan`); then the room left
-# on the disk.
+# on the disk. It exits 1 when a step failed.
 #
 # Databases go to DATA_DIR/merels, each step's JSON report, progress and
 # log to DATA_DIR/runs. Every step resumes where it stopped (the solves from
@@ -39,6 +40,18 @@ db=$2/merels
 runs=$2/runs
 ludus=${3:-ludus}
 modern="--flying --no-take-from-mills --double-mill-one"
+case "$board" in
+rota | three | six | nine) ;;
+*)
+  echo "$0: no board '$board' (rota, three, six or nine)" >&2
+  exit 2
+  ;;
+esac
+if ! command -v "$ludus" >/dev/null 2>&1; then
+  echo "$0: no ludus binary '$ludus' (give its path as the third argument)" >&2
+  exit 2
+fi
+failed=
 [ -n "$status" ] || mkdir -p "$db" "$runs" || exit 2
 
 # show NAME: one line on step NAME's state.
@@ -49,7 +62,10 @@ show() {
   fi
   last=$(grep " \(start\|end\) $1:" "$runs/log" 2>/dev/null | tail -1)
   case "$last" in
-  *" end $1: exit "*) echo "$1: failed (exit ${last##* }, see $runs/$1.err)" ;;
+  *" end $1: exit "*)
+    echo "$1: failed (exit ${last##* }, see $runs/$1.err)"
+    failed=1
+    ;;
   *" start $1:"*)
     echo "$1: started ${last%% *}, not finished"
     progress=$(tr '\r' '\n' <"$runs/$1.err" 2>/dev/null | grep . | tail -1)
@@ -102,10 +118,14 @@ step murray-solve "$ludus" merels solve --board "$board" --dice murray
 step murray-verify "$ludus" merels verify --board "$board" --dice murray --resume --manifest
 step bell-solve "$ludus" merels solve --board "$board" --dice bell
 step bell-verify "$ludus" merels verify --board "$board" --dice bell --resume --manifest
-# shellcheck disable=SC2086 # the rule options are separate words
-step modern-solve "$ludus" merels solve --board "$board" --dice none $modern
-# shellcheck disable=SC2086
-step modern-verify "$ludus" merels verify --board "$board" --dice none $modern --resume --manifest
+case "$board" in
+six | nine)
+  # shellcheck disable=SC2086 # the rule options are separate words
+  step modern-solve "$ludus" merels solve --board "$board" --dice none $modern
+  # shellcheck disable=SC2086
+  step modern-verify "$ludus" merels verify --board "$board" --dice none $modern --resume --manifest
+  ;;
+esac
 [ -n "$status" ] || echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $board: every step done" >>"$runs/log"
 # With --status, the room left for the databases: on the file system of
 # DATA_DIR (of its parent before a run made it).
@@ -113,4 +133,5 @@ if [ -n "$status" ]; then
   where=$2
   [ -d "$where" ] || where=$(dirname "$where")
   df -Pk "$where" 2>/dev/null | awk 'NR == 2 { printf "disk: %.1f GB free\n", $4 * 1024 / 1e9 }'
+  [ -z "$failed" ] || exit 1
 fi

@@ -371,6 +371,11 @@ pub fn run(args: MerelsArgs) -> Result<()> {
     }
 }
 
+/// `1 sector`, `2 sectors`.
+fn count(n: usize, what: &str) -> String {
+    if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") }
+}
+
 fn print_verify(r: &solver::merels::verify::VerifyReport) {
     println!("Merels verify: {} in {}\n", r.rules, r.directory);
     println!(
@@ -400,12 +405,12 @@ fn print_verify(r: &solver::merels::verify::VerifyReport) {
         }
     }
     if !r.missing.is_empty() {
-        println!("\nNot solved yet ({} sectors): {}", r.missing.len(), r.missing.join(" "));
+        println!("\nNot solved yet ({}): {}", count(r.missing.len(), "sector"), r.missing.join(" "));
     }
     if !r.unchecked.is_empty() {
         println!(
-            "\nNOT CHECKED ({} sectors: a successor's file is missing, damaged or failed its check): {}",
-            r.unchecked.len(),
+            "\nNOT CHECKED ({}: a successor's file is missing, damaged or failed its check): {}",
+            count(r.unchecked.len(), "sector"),
             r.unchecked.join(" ")
         );
     }
@@ -422,7 +427,8 @@ fn print_verify(r: &solver::merels::verify::VerifyReport) {
         r.max_residual,
         match (r.failures, r.unchecked.len()) {
             (0, 0) => "every stored value holds".to_string(),
-            (0, u) => format!("every value checked holds, but {u} sector files could not be checked"),
+            (0, u) => format!("every value checked holds, but {} could not be checked", count(u, "sector file")),
+            (1, _) => "1 FAILURE".to_string(),
             (f, _) => format!("{f} FAILURES"),
         }
     );

@@ -84,6 +84,62 @@ fn result_name(o: Option<Outcome>) -> &'static str {
     }
 }
 
+/// The results the end of a merels game gives: its own, or, where the game
+/// ended on a throw the record does not show, each throw's.
+pub fn merels_outcomes(rules: engine::merels::Rules, end: &Position) -> Vec<Option<Outcome>> {
+    let game = Merels::new(rules);
+    let end = Play { side: end.to_move, state: end.state(), throw: None };
+    let own = game.result(&end);
+    if own.is_some() {
+        return vec![own];
+    }
+    [Throw::Normal, Throw::Special]
+        .into_iter()
+        .filter(|t| game.chances(&end).iter().any(|(m, _)| *m == engine::merels::Move::Throw(*t)))
+        .map(|t| game.result(&Play { throw: Some(t), ..end }))
+        .collect()
+}
+
+/// The result the end of a Rithmomachia game gives.
+pub fn rithmo_outcome(rules: rithmo::RuleSet, start: rithmo::Position, game: &rithmo::Game) -> Option<Outcome> {
+    let line = rithmo::Line { pos: *game.position(), history: game.hashes() };
+    Rithmomachia::new(rules, start).result(&line)
+}
+
+/// Whether a record's `result`, `winner` and `plies` follow from its
+/// `moves` plies, whose end gives one of `outcomes`; else why not.
+pub fn result_holds(record: &Value, moves: usize, outcomes: &[Option<Outcome>]) -> std::result::Result<(), String> {
+    let ply_limit = record["ply_limit"].as_bool() == Some(true);
+    let recorded = record["result"].as_str().unwrap_or("(none)");
+    let first = record["first"].as_str();
+    let second = first.map(|f| if f == "a" { "b" } else { "a" });
+    let expected_winner = match recorded {
+        "first" => first,
+        "second" => second,
+        _ => None,
+    };
+    let consistent = |o: Option<Outcome>| match o {
+        None => ply_limit && recorded == "draw",
+        Some(_) => !ply_limit && recorded == result_name(o),
+    };
+    if !outcomes.iter().any(|&o| consistent(o)) {
+        let found = outcomes.iter().map(|&o| result_name(o)).collect::<Vec<_>>().join(" or ");
+        return Err(format!(
+            "the record says {recorded}{}, but its {moves} moves give {found}{}",
+            if ply_limit { " by the ply limit" } else { "" },
+            if found == "unfinished" { " (the game is not over and no ply limit is recorded)" } else { "" }
+        ));
+    }
+    if record["winner"].as_str() != expected_winner || record["plies"].as_u64() != Some(moves as u64) {
+        return Err(format!(
+            "the record's 'winner' ({}) or 'plies' ({}) does not agree with its result and its {moves} moves",
+            record["winner"].as_str().unwrap_or("none"),
+            record["plies"],
+        ));
+    }
+    Ok(())
+}
+
 pub fn run(args: ReplayArgs) -> Result<()> {
     let path = &args.file;
     let (line, record) = find_record(path, args.index)?;
@@ -121,17 +177,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
                 pos = rules.play_text(&pos, m).map_err(|e| bad(format!("ply {}: {e}", i + 1)))?;
                 frames.push(format!("ply {}: {mover} plays {m}\n{}\n", i + 1, render(&pos, rules.board)));
             }
-            let game = Merels::new(rules);
-            let end = Play { side: pos.to_move, state: pos.state(), throw: None };
-            let mut outcomes = vec![game.result(&end)];
-            if outcomes[0].is_none() {
-                outcomes = [Throw::Normal, Throw::Special]
-                    .into_iter()
-                    .filter(|t| game.chances(&end).iter().any(|(m, _)| *m == engine::merels::Move::Throw(*t)))
-                    .map(|t| game.result(&Play { throw: Some(t), ..end }))
-                    .collect();
-            }
-            (frames, outcomes, None)
+            (frames, merels_outcomes(rules, &pos), None)
         }
         Some("rithmo") => {
             let (rules, start) = rithmo_rules_from_json(&record["rules"]).map_err(bad)?;
@@ -144,53 +190,23 @@ pub fn run(args: ReplayArgs) -> Result<()> {
                 game.play(mv).map_err(|e| bad(format!("ply {}: {e}", i + 1)))?;
                 frames.push(format!("ply {}: {mover} plays {m}\n{}", i + 1, rithmo::render::text(game.position())));
             }
-            let r = Rithmomachia::new(rules, start);
-            let line = rithmo::Line { pos: *game.position(), history: game.hashes() };
             let status = game.status();
-            (frames, vec![r.result(&line)], Some(status))
+            (frames, vec![rithmo_outcome(rules, start, &game)], Some(status))
         }
         other => return Err(bad(format!("unknown game {}", other.unwrap_or("(none)")))),
     };
-    // The result the moves give, against the one recorded.
-    let ply_limit = record["ply_limit"].as_bool() == Some(true);
-    let recorded = record["result"].as_str().unwrap_or("(none)");
-    let winner = record["winner"].as_str();
-    let expected_winner = |r: &str| match r {
-        "first" => Some(first),
-        "second" => Some(second),
-        _ => None,
-    };
-    let consistent = |o: Option<Outcome>| match o {
-        None => ply_limit && recorded == "draw",
-        Some(_) => !ply_limit && recorded == result_name(o),
-    };
-    if !outcomes.iter().any(|&o| consistent(o)) {
-        let found = outcomes.iter().map(|&o| result_name(o)).collect::<Vec<_>>().join(" or ");
-        return Err(bad(format!(
-            "the record says {recorded}{}, but its {} moves give {found}{}",
-            if ply_limit { " by the ply limit" } else { "" },
-            moves.len(),
-            if found == "unfinished" { " (the game is not over and no ply limit is recorded)" } else { "" }
-        )));
-    }
-    if winner != expected_winner(recorded) || record["plies"].as_u64() != Some(moves.len() as u64) {
-        return Err(bad(format!(
-            "the record's 'winner' ({}) or 'plies' ({}) does not agree with its result and its {} moves",
-            winner.unwrap_or("none"),
-            record["plies"],
-            moves.len()
-        )));
-    }
+    result_holds(&record, moves.len(), &outcomes).map_err(bad)?;
     if show(&frames, args.step)? {
         return Ok(());
     }
     if let Some(s) = status.filter(|s| *s != rithmo::Status::Ongoing) {
         println!("{s}");
     }
-    let result = match expected_winner(recorded) {
-        Some(w) => format!("{} ({}) wins", w.to_uppercase(), spec(w)),
-        None if ply_limit => "drawn by the ply limit".into(),
-        None => "drawn".into(),
+    let result = match record["result"].as_str() {
+        Some("first") => format!("{} ({}) wins", first.to_uppercase(), spec(first)),
+        Some("second") => format!("{} ({}) wins", second.to_uppercase(), spec(second)),
+        _ if record["ply_limit"].as_bool() == Some(true) => "drawn by the ply limit".into(),
+        _ => "drawn".into(),
     };
     println!("Result after {} plies: {result}", moves.len());
     Ok(())

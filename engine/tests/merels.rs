@@ -328,6 +328,25 @@ fn position_notation_errors_name_the_problem() {
         let e = rules.check(&p).unwrap_err().to_string();
         assert!(e.contains(want), "{s}: {e}");
     }
+    // Murray's special throw places three men at once: the counts may
+    // differ by more, but not by what no turns give.
+    let murray = Rules::new(BoardKind::Six, Dice::Murray);
+    for (s, possible) in [
+        ("six:xxx............. o 3 6", true),
+        ("six:xxxo............ x 3 5", true),
+        ("six:xxxxxoo......... o 1 4", true),
+        ("six:xxxxx........... o 1 6", false),
+        ("six:x............... x 5 6", false),
+        ("six:xxxx............ o 2 6", false),
+        ("six:xx.............. o 4 6", false),
+    ] {
+        let p: Position = s.parse().unwrap();
+        let r = murray.check(&p);
+        assert_eq!(r.is_ok(), possible, "{s}: {r:?}");
+        if let Err(e) = r {
+            assert!(e.to_string().contains("three on a special throw"), "{s}: {e}");
+        }
+    }
 }
 
 #[test]

@@ -50,7 +50,7 @@ pub struct ServeArgs {
     bind: IpAddr,
     /// Directory of the merels databases (`ludus merels solve --db`), read
     /// for the boards too big to solve on demand
-    #[arg(long, value_name = "DIR", default_value = "ludus-data/merels")]
+    #[arg(long, value_name = "DIR", default_value = crate::merels_args::DEFAULT_DB, value_parser = crate::merels_args::parse_db_dir)]
     db: PathBuf,
     /// Engine analyses that may run at once (more are refused until one ends)
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]

@@ -15,6 +15,7 @@ use super::merels::rule_query;
 use super::params::{ApiError, ApiResult};
 use crate::arena::{merels_rules_from_json, rithmo_rules_from_json};
 use crate::merels_args::play_moves;
+use crate::replay::{merels_outcomes, result_holds, rithmo_outcome};
 
 /// The most plies a replayed game may have.
 const MAX_PLIES: usize = 20_000;
@@ -64,6 +65,7 @@ fn frames(record: &Value) -> ApiResult<Value> {
                 frames
                     .push(json!({ "ply": i + 1, "move": m, "mover": mover.to_string(), "position": pos.to_string() }));
             }
+            result_holds(record, moves.len(), &merels_outcomes(rules, &pos)).map_err(ApiError::bad)?;
             out["rules"] = json!(rules.label());
             out["board"] = json!(rules.board.kind.name());
             out["diagonals"] = json!(rules.board.diagonals);
@@ -86,6 +88,7 @@ fn frames(record: &Value) -> ApiResult<Value> {
                     "position": game.position().to_string(),
                 }));
             }
+            result_holds(record, moves.len(), &[rithmo_outcome(rules, start, &game)]).map_err(ApiError::bad)?;
             out["rules"] = json!(rules.name);
             out["victory"] = json!(rules.victory.to_string());
             if game.status() != Status::Ongoing {

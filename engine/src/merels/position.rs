@@ -117,12 +117,13 @@ pub enum Impossible {
     MoverHasLine(Side),
     BothLines,
     AlreadyLost(Side),
-    /// The men placed do not fit the turns: one man a turn, the sides in
-    /// turn (Murray's special throw, which places three, aside).
+    /// The men placed do not fit the turns: the sides in turn, one man a
+    /// turn (or, `lines`, three on Murray's special throw).
     Turns {
         side: Side,
         placed: u32,
         other: u32,
+        lines: bool,
     },
 }
 
@@ -143,7 +144,13 @@ impl fmt::Display for Impossible {
             Impossible::AlreadyLost(s) => {
                 write!(f, "side {s} has fewer than 3 men but has just moved: the game ended before")
             }
-            Impossible::Turns { side, placed, other } => write!(
+            Impossible::Turns { side, placed, other, lines: true } => write!(
+                f,
+                "side {side} is to move having placed {placed} men (on the board or taken) against {other}: \
+                 no sequence of turns, one man a turn or three on a special throw, the sides in turn, \
+                 gives these counts"
+            ),
+            Impossible::Turns { side, placed, other, lines: false } => write!(
                 f,
                 "side {side} is to move having placed {placed} men (on the board or taken) against {other}: \
                  the sides place one man a turn in turn, so the side to move has placed as many as the other \
@@ -178,14 +185,39 @@ impl Rules {
         if st.other_total() < 3 {
             return Err(Impossible::AlreadyLost(pos.to_move.other()));
         }
-        // Placed so far: every man not in hand. Murray's special throw
-        // places three at once, so only there may the counts drift apart.
+        // Placed so far: every man not in hand.
         let men = self.men() as u32;
         let (placed, other) = (men - st.own_hand as u32, men - st.other_hand as u32);
-        if self.dice != Dice::Murray && !(other == placed || other == placed + 1) {
-            return Err(Impossible::Turns { side: pos.to_move, placed, other });
+        let lines = self.dice == Dice::Murray && self.special_72 > 0;
+        if !turns_fit(placed, other, men, lines) {
+            return Err(Impossible::Turns { side: pos.to_move, placed, other, lines });
         }
         Ok(())
+    }
+}
+
+/// Whether the side to move can have placed `placed` men and the other
+/// side `other` (of `men` each) with the sides taking turns: a turn places
+/// one man or, with `lines`, three (only from a hand of three or more), and
+/// a side with none left in hand moves instead. The side to move has had as
+/// many turns as the other (it began) or one fewer.
+fn turns_fit(placed: u32, other: u32, men: u32, lines: bool) -> bool {
+    // The numbers of turns that place `p` men: `p - 2a` with `a` of them
+    // lines (each needs three in hand, so `3a <= p`); once all are placed,
+    // any number of turns at least the fewest.
+    let turns = |p: u32| {
+        let fewest = if lines { p - 2 * (p / 3) } else { p };
+        let counts: Vec<u32> = (fewest..=p).filter(|t| (p - t).is_multiple_of(2)).collect();
+        (counts, p == men, fewest)
+    };
+    let ((mine, my_end, my_fewest), (theirs, their_end, their_fewest)) = (turns(placed), turns(other));
+    let fits = |t: u32, u: u32| u == t || u == t + 1;
+    match (my_end, their_end) {
+        (true, true) => true,
+        (false, false) => mine.iter().any(|&t| theirs.iter().any(|&u| fits(t, u))),
+        // A side done placing has taken its fewest turns or more.
+        (false, true) => mine.iter().any(|&t| t + 1 >= their_fewest),
+        (true, false) => theirs.iter().any(|&u| u >= my_fewest),
     }
 }
 

@@ -98,6 +98,8 @@ pub enum Corruption {
     Checksum,
     /// The value kind is unknown or does not fit the payload.
     Kind(u8),
+    /// A value where no position is, or none where one is.
+    Marks { index: u64 },
 }
 
 impl std::fmt::Display for Corruption {
@@ -121,6 +123,10 @@ impl std::fmt::Display for Corruption {
             }
             Corruption::Checksum => write!(f, "checksum mismatch: the file is damaged"),
             Corruption::Kind(k) => write!(f, "value kind {k} does not fit the payload"),
+            Corruption::Marks { index } => write!(
+                f,
+                "holds a value where no position is, or none where one is (index {index}): the file is damaged"
+            ),
         }
     }
 }

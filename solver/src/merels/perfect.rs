@@ -12,7 +12,7 @@ use engine::merels::{BoardKind, Merels, Move, Play, Rules, State};
 use engine::players::{Agent, Bot, Rng, rng};
 use rand::Rng as _;
 
-use super::db::Db;
+use super::db::{Corruption, Db, DbError};
 use super::known::compare;
 use super::observer::Observer;
 use super::sector::{Sector, solve_order};
@@ -26,10 +26,19 @@ pub struct PerfectBot {
 }
 
 impl PerfectBot {
-    /// Refuses a solution that does not cover the whole game.
+    /// Refuses a solution that does not cover the whole game, or whose
+    /// tables lack a value where a position is (a damaged file: play would
+    /// meet a move it cannot rate).
     pub fn new(sol: Arc<Solution>) -> Result<PerfectBot, SolveError> {
         if !sol.complete() {
             return Err(SolveError::Incomplete(sol.rules.label()));
+        }
+        for (&s, t) in sol.tables() {
+            if let Some(index) = t.misplaced_mark(&sol.rules) {
+                let path = sol.database().map(|d| d.path(s)).unwrap_or_default();
+                let problem = Corruption::Marks { index };
+                return Err(SolveError::Read { sector: s.key(), error: DbError::Corrupt { path, problem } });
+            }
         }
         Ok(PerfectBot { sol })
     }

@@ -3,7 +3,7 @@
 use engine::merels::{Dice, Rules, State};
 use rayon::prelude::*;
 
-use super::index::{Indexer, VISIT_BATCH};
+use super::index::{Cursor, Indexer, VISIT_BATCH};
 use super::sector::Sector;
 use super::value::{CODE_UNUSED, Interval, Packed, UNUSED, Value, from_code, unpack};
 
@@ -328,6 +328,30 @@ impl Table {
 
     pub fn sector(&self) -> Sector {
         self.indexer.sector()
+    }
+
+    /// The position at index `i`, if one is there (the member of its class
+    /// the indexing uses, and a valid state): exactly where a value is
+    /// stored. Read through `cursor` in ascending order of `i`.
+    #[inline]
+    pub fn position_at(&self, rules: &Rules, cursor: &mut Cursor, i: u64) -> Option<State> {
+        self.indexer.canonical_state_at_cursor(cursor, i).filter(|st| rules.valid(st))
+    }
+
+    /// The first index whose mark disagrees with the positions: a value
+    /// where no position is, or none where one is (a file damaged though
+    /// its checksum holds). `None` when every mark is right.
+    pub fn misplaced_mark(&self, rules: &Rules) -> Option<u64> {
+        let size = self.indexer.size();
+        (0..size.div_ceil(VISIT_BATCH as u64))
+            .into_par_iter()
+            .map_init(Cursor::default, |cursor, b| {
+                let end = ((b + 1) * VISIT_BATCH as u64).min(size);
+                (b * VISIT_BATCH as u64..end)
+                    .find(|&i| self.at(i).is_some() != self.position_at(rules, cursor, i).is_some())
+            })
+            .flatten()
+            .min()
     }
 
     /// The value at an index, `None` where the index is unused.

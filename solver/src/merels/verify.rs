@@ -473,8 +473,7 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
         |cursor, b| {
             let b = b as u64;
             for i in b * VISIT_BATCH as u64..((b + 1) * VISIT_BATCH as u64).min(size) {
-                let st = ix.canonical_state_at_cursor(cursor, i).filter(|st| sol.rules.valid(st));
-                match (table.at(i), st) {
+                match (table.at(i), table.position_at(&sol.rules, cursor, i)) {
                     (Some(_), Some(_)) | (None, None) => {}
                     (None, Some(st)) => fail(Failure {
                         position: Position::from_state(kind, Side::X, st).to_string(),
