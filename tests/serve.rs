@@ -410,6 +410,7 @@ fn bad_requests_get_a_message() {
         ("/api/rithmo/position?victory=body:x".into(), 400, "not a number"),
         ("/api/rithmo/analysis/abc".into(), 400, "not an analysis number"),
         ("/api/rithmo/analysis/999999".into(), 404, "no analysis"),
+        ("/api/match/replay".into(), 405, "takes another method"),
         ("/api/nothing".into(), 404, "no such page"),
         ("/static/..%2F..%2FCargo.toml".into(), 404, "no file"),
         ("/static/../../Cargo.toml".into(), 404, "no such page"),

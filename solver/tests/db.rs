@@ -497,6 +497,7 @@ fn verify_finds_values_missing_or_stored_where_no_position_is() {
         let t = sol.table(s).unwrap();
         let used = (0..t.indexer.size()).find(|&i| t.at(i).is_some()).unwrap();
         let unused = (0..t.indexer.size()).find(|&i| t.at(i).is_none()).unwrap();
+        let stored = (0..t.indexer.size()).filter(|&i| t.at(i).is_some()).count() as u64;
         let values = match &t.values {
             Values::Dtm(v) => {
                 let mut v = v.clone();
@@ -527,6 +528,9 @@ fn verify_finds_values_missing_or_stored_where_no_position_is() {
         let why: Vec<&str> = c.failures.iter().map(|f| f.computed.as_str()).collect();
         assert!(why.iter().any(|w| w.contains("this is a position")), "{dice}: {why:?}");
         assert!(why.iter().any(|w| w.contains("no position has this index")), "{dice}: {why:?}");
+        // Its counts are the file's (one value moved, none checked).
+        assert_eq!(c.positions, stored, "{dice}");
+        assert_eq!(c.wins + c.draws + c.losses, stored, "{dice}");
         // Every sector that reads it is left unchecked, none checked.
         let readers: Vec<String> = r
             .unchecked

@@ -71,6 +71,12 @@ pub fn app(db: PathBuf, searches: usize) -> Router {
         .merge(assets::routes())
         .nest("/api", merels::routes().merge(rithmo::routes()).merge(record::routes()))
         .fallback(|| async { ApiError::not_found("no such page or API call") })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "this call takes another method (the README lists each call's)",
+            )
+        })
         .with_state(state)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn(bounded_request))

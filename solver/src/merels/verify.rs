@@ -445,6 +445,16 @@ fn progress_failure(sol: &Solution, s: Sector, st: &State, v: f64, r: u16) -> Op
     None
 }
 
+/// The sign of a stored value for the side to move: won 1, drawn (or worth
+/// 0) 0, lost −1.
+fn sign(e: Eval) -> i32 {
+    match e {
+        Eval::Dtm(v) => v.sign(),
+        Eval::Exact(n) => n.signum() as i32,
+        Eval::Chance(iv) => (iv.v > 0.0) as i32 - (iv.v < 0.0) as i32,
+    }
+}
+
 fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) -> SectorCheck {
     let table = sol.table(s).expect("loaded");
     let ix = &table.indexer;
@@ -552,12 +562,7 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
                     Kind::Chance => {}
                 }
                 for (&(i, ref st, stored), &computed) in batch.iter().zip(&computed) {
-                    let sign = match stored {
-                        Eval::Dtm(v) => v.sign(),
-                        Eval::Exact(n) => n.signum() as i32,
-                        Eval::Chance(iv) => (iv.v > 0.0) as i32 - (iv.v < 0.0) as i32,
-                    };
-                    tally[(1 - sign) as usize] += 1;
+                    tally[(1 - sign(stored)) as usize] += 1;
                     let (r, failed) = check(st, i, stored, computed);
                     residual = residual.max(r);
                     if let Some(computed) = failed {
@@ -570,6 +575,23 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
         )
         .map(|(tally, residual, _)| (tally, residual))
         .reduce(|| ([0; 3], 0.0), |(a, r), (b, q)| ([a[0] + b[0], a[1] + b[1], a[2] + b[2]], r.max(q)));
+    // Where the marks fail no value is checked: the counts are the file's.
+    let add = |a: [u64; 3], b: [u64; 3]| [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+    let tally = if marks_hold {
+        tally
+    } else {
+        (0..size)
+            .into_par_iter()
+            .filter_map(|i| table.at(i))
+            .fold(
+                || [0u64; 3],
+                |mut t, e| {
+                    t[(1 - sign(e)) as usize] += 1;
+                    t
+                },
+            )
+            .reduce(|| [0; 3], add)
+    };
     obs.advance(ix.size());
     obs.finish();
     let (mut listed, more) = failures.into_inner().unwrap_or_else(|e| e.into_inner());
