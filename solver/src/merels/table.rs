@@ -338,20 +338,25 @@ impl Table {
         self.indexer.canonical_state_at_cursor(cursor, i).filter(|st| rules.valid(st))
     }
 
-    /// The first index whose mark disagrees with the positions: a value
-    /// where no position is, or none where one is (a file damaged though
-    /// its checksum holds). `None` when every mark is right.
-    pub fn misplaced_mark(&self, rules: &Rules) -> Option<u64> {
+    /// Every index whose mark disagrees with the positions, with the
+    /// position there if there is one: a value where no position is, or
+    /// none where one is (a file damaged though its checksum holds).
+    pub fn misplaced<'a>(&'a self, rules: &'a Rules) -> impl ParallelIterator<Item = (u64, Option<State>)> + 'a {
         let size = self.indexer.size();
-        (0..size.div_ceil(VISIT_BATCH as u64))
-            .into_par_iter()
-            .map_init(Cursor::default, |cursor, b| {
-                let end = ((b + 1) * VISIT_BATCH as u64).min(size);
-                (b * VISIT_BATCH as u64..end)
-                    .find(|&i| self.at(i).is_some() != self.position_at(rules, cursor, i).is_some())
+        (0..size.div_ceil(VISIT_BATCH as u64)).into_par_iter().flat_map_iter(move |b| {
+            let mut cursor = Cursor::default();
+            let end = ((b + 1) * VISIT_BATCH as u64).min(size);
+            (b * VISIT_BATCH as u64..end).filter_map(move |i| {
+                let st = self.position_at(rules, &mut cursor, i);
+                (self.at(i).is_some() != st.is_some()).then_some((i, st))
             })
-            .flatten()
-            .min()
+        })
+    }
+
+    /// The first index of [`Table::misplaced`]; `None` when every mark is
+    /// right.
+    pub fn misplaced_mark(&self, rules: &Rules) -> Option<u64> {
+        self.misplaced(rules).map(|m| m.0).min()
     }
 
     /// The value at an index, `None` where the index is unused.

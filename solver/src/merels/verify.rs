@@ -478,27 +478,18 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
     // The values are read only where the marks of unused indices are right
     // (a value missing where a position is cannot be checked against).
     let size = ix.size();
-    (0..size.div_ceil(VISIT_BATCH as u64) as usize).into_par_iter().with_max_len(PIECE_BATCHES).for_each_init(
-        Cursor::default,
-        |cursor, b| {
-            let b = b as u64;
-            for i in b * VISIT_BATCH as u64..((b + 1) * VISIT_BATCH as u64).min(size) {
-                match (table.at(i), table.position_at(&sol.rules, cursor, i)) {
-                    (Some(_), Some(_)) | (None, None) => {}
-                    (None, Some(st)) => fail(Failure {
-                        position: Position::from_state(kind, Side::X, st).to_string(),
-                        stored: "no value (the mark of an index that is no position)".into(),
-                        computed: "a value: this is a position of the sector".into(),
-                    }),
-                    (Some(stored), None) => fail(Failure {
-                        position: format!("(index {i})"),
-                        stored: describe(stored),
-                        computed: "nothing: no position has this index".into(),
-                    }),
-                }
-            }
-        },
-    );
+    table.misplaced(&sol.rules).for_each(|(i, st)| match (st, table.at(i)) {
+        (Some(st), _) => fail(Failure {
+            position: Position::from_state(kind, Side::X, st).to_string(),
+            stored: "no value (the mark of an index that is no position)".into(),
+            computed: "a value: this is a position of the sector".into(),
+        }),
+        (None, stored) => fail(Failure {
+            position: format!("(index {i})"),
+            stored: stored.map_or_else(String::new, describe),
+            computed: "nothing: no position has this index".into(),
+        }),
+    });
     let marks_hold = failures.lock().unwrap_or_else(|e| e.into_inner()).0.is_empty();
     // What the successors give, and why the stored value does not hold (a
     // description only when it does not).
@@ -526,6 +517,7 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
     // Each task counts on its own (won, drawn, lost; the largest residual);
     // failures, rare, go to the shared list. Without chance, the successors
     // of a batch of positions are read side by side.
+    let add = |a: [u64; 3], b: [u64; 3]| [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
     // Small pieces of work, so that no core waits through the last large
     // one alone (rayon splits a piece further only when it is stolen from).
     let batches = if marks_hold { size.div_ceil(VISIT_BATCH as u64) as usize } else { 0 };
@@ -574,9 +566,8 @@ fn check_sector(sol: &Solution, s: Sector, kind: BoardKind, obs: &dyn Observer) 
             },
         )
         .map(|(tally, residual, _)| (tally, residual))
-        .reduce(|| ([0; 3], 0.0), |(a, r), (b, q)| ([a[0] + b[0], a[1] + b[1], a[2] + b[2]], r.max(q)));
+        .reduce(|| ([0; 3], 0.0), |(a, r), (b, q)| (add(a, b), r.max(q)));
     // Where the marks fail no value is checked: the counts are the file's.
-    let add = |a: [u64; 3], b: [u64; 3]| [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
     let tally = if marks_hold {
         tally
     } else {
