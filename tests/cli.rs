@@ -85,8 +85,14 @@ fn bad_input_exits_2_with_a_message() {
         (&["merels", "show", "six:x............... x 5 6"], "one man a turn"),
         (&["merels", "probe", "--no-db", "--dice", "none", "three:x........ x 2 3"], "one man a turn"),
         (&["merels", "probe", "--dice", "none", "six:xxx............. o 3 6"], "one man a turn"),
-        (&["merels", "solve", "--board", "three", "--dice", "none", "--special-72", "7"], "no special throw"),
-        (&["merels", "solve", "--board", "three", "--dice", "bell", "--double-mill-one"], "no man is ever taken"),
+        (
+            &["merels", "solve", "--board", "three", "--dice", "none", "--special-72", "7"],
+            "--special-72 7: without dice (--dice none) there is no special throw",
+        ),
+        (
+            &["merels", "solve", "--board", "three", "--dice", "bell", "--double-mill-one"],
+            "--double-mill-one: on the three",
+        ),
         (&["merels", "solve", "--board", "rota", "--dice", "none", "--no-take-from-mills"], "no man is ever taken"),
         (&["merels", "solve", "--board", "six", "--dice", "none", "--db", "Cargo.toml"], "is a file, not a directory"),
         (&["merels", "verify", "--board", "six", "--dice", "none", "--db", "Cargo.toml"], "is a file, not a directory"),

@@ -328,3 +328,32 @@ fn the_plan_names_the_groups_over_the_memory() {
     assert!(!text.contains("need more than"), "{text}");
     let _ = fs::remove_dir_all(db);
 }
+
+#[test]
+fn the_plan_links_nothing_and_counts_a_cut_file_as_not_done() {
+    let db = temp("plan", "cut");
+    whole("three", "none", &db);
+    // Murray's reading shares the movement sectors of the game without
+    // dice: the plan counts them done without linking them.
+    let murray = plan("three", "murray", &db);
+    let done = |p: &Value| p["groups"].as_array().unwrap().iter().filter(|g| g["done"] == true).count();
+    assert!(done(&murray) > 0 && done(&murray) < murray["groups"].as_array().unwrap().len(), "{murray}");
+    assert!(!Path::new(murray["directory"].as_str().unwrap()).exists(), "the plan made {}", murray["directory"]);
+    // A file one byte short of what its header says is not done.
+    let none = plan("three", "none", &db);
+    assert_eq!(none["indices_done"], none["indices"]);
+    let dir = PathBuf::from(none["directory"].as_str().unwrap());
+    for f in fs::read_dir(&dir).unwrap() {
+        let f = f.unwrap().path();
+        if f.extension().is_some_and(|e| e == "sec") {
+            let bytes = fs::read(&f).unwrap();
+            fs::write(&f, &bytes[..bytes.len() - 1]).unwrap();
+        }
+    }
+    for dice in ["none", "murray"] {
+        let p = plan("three", dice, &db);
+        assert_eq!(done(&p), 0, "{dice}: {p}");
+        assert_eq!(p["indices_done"], 0, "{dice}");
+    }
+    let _ = fs::remove_dir_all(db);
+}

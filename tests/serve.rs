@@ -387,6 +387,17 @@ fn bad_requests_get_a_message() {
         ("/api/merels/probe?board=three&board=six".into(), 400, "given twice"),
         ("/api/merels/probe?board=three&flying=maybe".into(), 400, "expected true or false"),
         ("/api/merels/probe?board=three&special_72=99".into(), 400, "from 0 to 72"),
+        // Rules refused by name of the query parameter, not of a command-line flag.
+        (
+            "/api/merels/probe?board=three&dice=none&special_72=7".into(),
+            400,
+            "special_72=7: without dice (dice=none) there is no special throw",
+        ),
+        (
+            "/api/merels/probe?board=three&no_take_from_mills=true".into(),
+            400,
+            "no_take_from_mills: on the three board a line wins",
+        ),
         (
             "/api/merels/probe?board=three&blocked=win".into(),
             400,

@@ -482,7 +482,7 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, 
     // The groups a solve given `limit` refuses.
     let over: Vec<&str> = groups.iter().filter(|g| g.memory > limit).map(|g| g.key.as_str()).collect();
     let done = |g: &solver::merels::plan::PlannedGroup| {
-        g.sectors.iter().all(|k| solver::merels::Sector::from_key(k).is_some_and(|s| db.has(s)))
+        g.sectors.iter().all(|k| solver::merels::Sector::from_key(k).is_some_and(|s| db.holds(s)))
     };
     let finished: Vec<bool> = groups.iter().map(done).collect();
     let total: u64 = groups.iter().map(|g| g.indices).sum();

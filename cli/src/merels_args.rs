@@ -80,11 +80,39 @@ impl RuleArgs {
     }
 }
 
+/// How an error names the option it refuses: as the command line's flag
+/// (`--special-72 7`) or as the web API's query parameter (`special_72=7`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionNames {
+    Flags,
+    Params,
+}
+
+impl OptionNames {
+    /// The option `key` (the parameter's name, `special_72`), with the
+    /// value it was given if any.
+    pub fn name(self, key: &str, value: Option<&dyn std::fmt::Display>) -> String {
+        match (self, value) {
+            (OptionNames::Flags, None) => format!("--{}", key.replace('_', "-")),
+            (OptionNames::Flags, Some(v)) => format!("--{} {v}", key.replace('_', "-")),
+            (OptionNames::Params, None) => key.to_string(),
+            (OptionNames::Params, Some(v)) => format!("{key}={v}"),
+        }
+    }
+}
+
 impl MoreRuleArgs {
-    pub fn apply(&self, mut rules: Rules) -> Result<Rules> {
+    /// Applies the options to the defaults of a board and reading; an
+    /// option the rules refuse is named as on the command line.
+    pub fn apply(&self, rules: Rules) -> Result<Rules> {
+        self.apply_as(rules, OptionNames::Flags)
+    }
+
+    /// [`MoreRuleArgs::apply`], naming a refused option as `names` says.
+    pub fn apply_as(&self, mut rules: Rules, names: OptionNames) -> Result<Rules> {
         rules = rules
             .with_diagonals(self.diagonals)
-            .map_err(|e| CliError(format!("--diagonals: {e}")))?
+            .map_err(|e| CliError(format!("{}: {e}", names.name("diagonals", None))))?
             .try_with_special_72(self.special_72)?;
         rules.flying = self.flying;
         rules.no_take_from_mills = self.no_take_from_mills;
@@ -92,17 +120,19 @@ impl MoreRuleArgs {
         // Options that could change nothing would only give the same game
         // another name (and another database).
         let board = rules.board.kind;
-        for (on, flag) in
-            [(self.no_take_from_mills, "--no-take-from-mills"), (self.double_mill_one, "--double-mill-one")]
-        {
+        for (on, key) in [(self.no_take_from_mills, "no_take_from_mills"), (self.double_mill_one, "double_mill_one")] {
             if on && rules.board.line_wins() {
-                return Err(CliError(format!("{flag}: on the {board} board a line wins, so no man is ever taken")));
+                return Err(CliError(format!(
+                    "{}: on the {board} board a line wins, so no man is ever taken",
+                    names.name(key, None)
+                )));
             }
         }
         if rules.dice == Dice::None && self.special_72 != Rules::new(board, Dice::None).special_72 {
             return Err(CliError(format!(
-                "--special-72 {}: without dice (--dice none) there is no special throw",
-                self.special_72
+                "{}: without dice ({}) there is no special throw",
+                names.name("special_72", Some(&self.special_72)),
+                names.name("dice", Some(&"none"))
             )));
         }
         Ok(rules)
@@ -180,7 +210,7 @@ pub fn unsolved_groups(
         .map(|g| {
             let lacking = g
                 .iter()
-                .filter(|s| !(s.is_stored() && store.as_ref().is_some_and(|d| d.has(**s))))
+                .filter(|s| !(s.is_stored() && store.as_ref().is_some_and(|d| d.holds(**s))))
                 .map(|&s| Indexer::new(tables.clone(), s).size())
                 .sum();
             (g, lacking)

@@ -21,7 +21,7 @@ use solver::merels::{Sector, Silent, Solution, SolveOptions};
 use super::AppState;
 use super::params::{ApiError, ApiResult, Params, blocking};
 use crate::merels_args::{
-    MoreRuleArgs, RuleArgs, parse_position, play_moves, probe_json, rule_options, rules_for, solve_commands,
+    MoreRuleArgs, OptionNames, RuleArgs, parse_position, play_moves, probe_json, rule_options, solve_commands,
     throw_name, unsolved_groups,
 };
 
@@ -156,7 +156,7 @@ fn resolve(p: &Params) -> ApiResult<(Rules, Position)> {
         double_mill_one: p.flag("double_mill_one")?,
         special_72: p.number("special_72", 5u8, 0, 72)?,
     };
-    let rules = rules_for(parsed.kind, dice, &basic, &more)?;
+    let rules = basic.apply(more.apply_as(Rules::new(parsed.kind, dice), OptionNames::Params)?);
     let start = parse_position(&[text], &rules)?;
     let pos = play_moves(start, &p.list("play", MAX_PLAY)?, &rules)?;
     Ok((rules, pos))
@@ -207,7 +207,7 @@ fn missing_sectors(rules: &Rules, pos: &Position, root: &Path) -> (Sector, Vec<S
     let db = Db::new(root, *rules);
     let mut need = vec![s];
     need.extend(successors(rules, s).into_iter().filter(|c| c.is_stored() && *c != s));
-    let missing = need.into_iter().filter(|c| !db.has(*c)).collect();
+    let missing = need.into_iter().filter(|c| !db.holds(*c)).collect();
     (s, missing)
 }
 

@@ -251,6 +251,26 @@ impl Db {
         share(&from, &own) || own.is_file()
     }
 
+    /// Whether the sector's file (or, for a movement sector under Murray's
+    /// or Bell's reading, the database without dice's) is there and as long
+    /// as its header says: what a plan counts as done. Reads the header
+    /// only, and links nothing (unlike [`Db::has`]).
+    pub fn holds(&self, s: Sector) -> bool {
+        let own = self.path(s);
+        let path = match self.movement_source().filter(|_| s.is_movement() && !own.is_file()) {
+            Some(source) => source.path(s),
+            None => own,
+        };
+        let whole = |mut f: File| -> std::io::Result<bool> {
+            let len = f.metadata()?.len();
+            let mut h = [0u8; HEADER];
+            f.read_exact(&mut h)?;
+            let payload = u64::from_le_bytes(h[32..40].try_into().expect("8 bytes"));
+            Ok(&h[..8] == MAGIC && len.checked_sub(HEADER as u64) == Some(payload))
+        };
+        File::open(&path).and_then(whole).unwrap_or(false)
+    }
+
     /// The database without dice whose movement sectors this one shares
     /// (Murray's and Bell's readings: no dice in movement), if any.
     pub fn movement_source(&self) -> Option<Db> {
