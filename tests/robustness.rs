@@ -207,7 +207,12 @@ fn rewrite(path: &std::path::Path, games: &[serde_json::Value]) {
 
 #[test]
 fn replay_recomputes_the_result_from_the_moves() {
-    for game in [&["--game", "rithmo", "--max-plies", "400"][..], &["--game", "merels", "--board", "three"]] {
+    for game in [
+        &["--game", "rithmo", "--max-plies", "400"][..],
+        &["--game", "merels", "--board", "three"],
+        &["--game", "merels", "--board", "three", "--dice", "murray"],
+        &["--game", "rota"],
+    ] {
         // Greedy wins at Rithmomachia against random well within 400 plies.
         let (path, games) = record("replay-result", game);
         let p = path.to_str().unwrap();
@@ -221,7 +226,7 @@ fn replay_recomputes_the_result_from_the_moves() {
         cut[decided]["moves"] = serde_json::json!(moves[..moves.len() / 2]);
         cut[decided]["plies"] = serde_json::json!(moves.len() / 2);
         rewrite(&path, &cut);
-        refused(&["replay", p, "--index", &k], "the record says");
+        refused(&["replay", p, "--index", &k], "give unfinished (the game is not over and no ply limit is recorded)");
         // The result or the winner edited.
         let mut edited = games.clone();
         let other = if edited[decided]["result"] == "first" { "second" } else { "first" };
@@ -310,4 +315,32 @@ fn arena_memory_does_not_grow_with_the_match() {
     }
     // 200,000 games kept at 1.8 KB each would be 350 MB.
     assert!(large < small + 20_000, "{small} KiB for 2000 games, {large} KiB for 200000");
+}
+
+/// Games cut by the ply limit replay as draws in every game, with dice and
+/// without; a record file that lacks the game says which it has.
+#[test]
+fn replay_takes_draws_by_the_ply_limit() {
+    for game in [
+        &["--game", "rota", "--max-plies", "4"][..],
+        &["--game", "merels", "--board", "six", "--dice", "none", "--max-plies", "5"],
+        &["--game", "merels", "--board", "three", "--max-plies", "3"],
+        &["--game", "rithmo", "--max-plies", "6"],
+    ] {
+        let (path, games) = record("replay-limit", game);
+        let p = path.to_str().unwrap();
+        for g in &games {
+            assert_eq!(g["ply_limit"], true, "{game:?}: {g}");
+            let k = g["index"].to_string();
+            let o = ludus(&["replay", p, "--index", &k]);
+            assert!(o.status.success(), "{game:?} game {k}: {}", stderr(&o));
+            assert!(stdout(&o).contains("drawn by the ply limit"), "{game:?}: {}", stdout(&o));
+        }
+        // Only game 1 left in the file.
+        rewrite(&path, &games[1..2]);
+        refused(&["replay", p], "has no game 0 (1 game recorded: game 1)");
+    }
+    let dir = temp("replay-limit", "dir");
+    std::fs::create_dir_all(&dir).unwrap();
+    refused(&["replay", dir.to_str().unwrap()], &format!("cannot read {}", dir.display()));
 }

@@ -36,13 +36,15 @@ pub struct ReplayArgs {
 /// The record of game `index` in `path` (and its line), reading one line at
 /// a time with a bound on its length.
 fn find_record(path: &Path, index: u64) -> Result<(usize, Value)> {
-    let file = File::open(path).map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+    let cannot = |e: std::io::Error| CliError(format!("cannot read {}: {e}", path.display()));
+    let file = File::open(path).map_err(cannot)?;
     let mut reader = BufReader::new(file);
     let mut line = Vec::new();
     let (mut number, mut count) = (0usize, 0u64);
+    let mut seen = Vec::new();
     loop {
         line.clear();
-        let n = (&mut reader).take(MAX_LINE + 1).read_until(b'\n', &mut line)?;
+        let n = (&mut reader).take(MAX_LINE + 1).read_until(b'\n', &mut line).map_err(cannot)?;
         if n == 0 {
             break;
         }
@@ -66,11 +68,19 @@ fn find_record(path: &Path, index: u64) -> Result<(usize, Value)> {
         if i == index {
             return Ok((number, v));
         }
+        seen.push(i);
     }
+    seen.sort_unstable();
+    let listed = match seen.as_slice() {
+        [] => String::new(),
+        [one] => format!(": game {one}"),
+        [lo, .., hi] if (hi - lo) as usize + 1 == seen.len() => format!(": games {lo} to {hi}"),
+        [lo, .., hi] => format!(": games from {lo} to {hi}, some missing"),
+    };
     Err(CliError(format!(
-        "{} has no game {index} ({count} games recorded{})",
+        "{} has no game {index} ({count} game{} recorded{listed})",
         path.display(),
-        if count > 0 { format!(", indices 0 to {}", count - 1) } else { String::new() }
+        if count == 1 { "" } else { "s" }
     )))
 }
 
@@ -93,11 +103,13 @@ pub fn merels_outcomes(rules: engine::merels::Rules, end: &Position) -> Vec<Opti
     if own.is_some() {
         return vec![own];
     }
-    [Throw::Normal, Throw::Special]
+    let after_throws: Vec<_> = [Throw::Normal, Throw::Special]
         .into_iter()
         .filter(|t| game.chances(&end).iter().any(|(m, _)| *m == engine::merels::Move::Throw(*t)))
         .map(|t| game.result(&Play { throw: Some(t), ..end }))
-        .collect()
+        .collect();
+    // Without dice the game goes on with no throw: it is unfinished.
+    if after_throws.is_empty() { vec![own] } else { after_throws }
 }
 
 /// The result the end of a Rithmomachia game gives.
@@ -123,7 +135,9 @@ pub fn result_holds(record: &Value, moves: usize, outcomes: &[Option<Outcome>]) 
         Some(_) => !ply_limit && recorded == result_name(o),
     };
     if !outcomes.iter().any(|&o| consistent(o)) {
-        let found = outcomes.iter().map(|&o| result_name(o)).collect::<Vec<_>>().join(" or ");
+        let mut names: Vec<&str> = outcomes.iter().map(|&o| result_name(o)).collect();
+        names.dedup();
+        let found = names.join(" or ");
         return Err(format!(
             "the record says {recorded}{}, but its {moves} moves give {found}{}",
             if ply_limit { " by the ply limit" } else { "" },

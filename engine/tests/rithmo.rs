@@ -139,7 +139,7 @@ fn pyramids_are_struck_at_the_bottom_or_taken_whole() {
     expect(&[("c4", "C9"), ("c5", "p[t9]")], &["c4xc5"]);
     let pos: Position = rfen(&[("c4", "C4"), ("c5", "p[c4.t9]"), ("h16", "s1")], 'e', "- - 0 1").parse().unwrap();
     let after = pos.play("c4*c5".parse().unwrap(), &RuleSet::common());
-    assert!(after.to_string().split(' ').next().unwrap().contains("p[t9]"));
+    assert!(after.to_string().split(' ').next().unwrap().contains("p*[t9]"));
     assert_eq!(after.captured_by(Side::Even).count(), 1);
     assert_eq!(after.clock, 0);
     // While whole, a pyramid attacks with its total; struck, no longer.
@@ -452,7 +452,12 @@ proptest! {
         for p in random_positions(seed, 120) {
             let text = p.to_string();
             let back: Position = text.parse().unwrap();
-            prop_assert_eq!(back.to_string(), text);
+            prop_assert_eq!(&back.to_string(), &text);
+            // What the text does not show comes back too: a struck
+            // pyramid's loss of its total, the hash, the legal moves.
+            prop_assert_eq!(pyramids(&back), pyramids(&p), "{}", text);
+            prop_assert_eq!(back.hash(), p.hash());
+            prop_assert_eq!(back.legal_moves(&RuleSet::common()), p.legal_moves(&RuleSet::common()), "{}", text);
         }
     }
 
@@ -506,4 +511,42 @@ fn moves_onto_squares_are_the_filtered_whole() {
         }
     }
     assert!(checked > 10_000, "{checked}");
+}
+
+/// Each side's pyramids by square, with their layers and whether whole.
+fn pyramids(p: &Position) -> Vec<(Side, engine::rithmo::Square, engine::rithmo::Pyramid)> {
+    let mut all: Vec<_> =
+        [Side::Even, Side::Odd].into_iter().flat_map(|s| p.pyramids(s).map(move |(q, y)| (s, q, *y))).collect();
+    all.sort_by_key(|x| x.1.index());
+    all
+}
+
+/// A pyramid struck once keeps, through its RFEN, the loss of its total:
+/// the capture at the original total stays illegal.
+#[test]
+fn a_struck_pyramid_round_trips_through_rfen() {
+    let rules = RuleSet::common();
+    let before: Position =
+        "7,s49/8/8/8/8/8/8/8/8/8/3,c36,4/s55,2,P[S36.S25.T16.T9.C4.C1],4/8/8/8/7,S25 o - - 0 1".parse().unwrap();
+    let strike = before.parse_move("d6*d5", &rules).unwrap();
+    let after = before.play(strike, &rules);
+    let text = after.to_string();
+    assert!(text.contains("P*[S25.T16.T9.C4.C1]"), "{text}");
+    let back: Position = text.parse().unwrap();
+    assert_eq!(pyramids(&back), pyramids(&after), "{text}");
+    assert_eq!(back.hash(), after.hash());
+    // 55, the struck pyramid's remaining total, equals s55 on a5, and 91 is
+    // no longer an attack value; the same position with a whole pyramid
+    // of these layers attacks with its total.
+    let names = |p: &Position| p.legal_moves(&rules).iter().map(|m| m.to_string()).collect::<Vec<_>>();
+    assert_eq!(names(&back), names(&after));
+    let whole: Position = text.replace("P*[", "P[").parse().unwrap();
+    assert_ne!(whole.hash(), after.hash());
+    assert!(!names(&after).contains(&"d5xa5".to_string()), "{:?}", names(&after));
+    assert!(names(&whole).contains(&"d5xa5".to_string()), "{:?}", names(&whole));
+    // A struck pyramid's mark elsewhere than after its letter is refused.
+    for bad in ["P[*S25],7", "*P[S25],7", "P**[S25],7"] {
+        let t = format!("{bad}/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8 e - - 0 1");
+        assert!(t.parse::<Position>().is_err(), "{t}");
+    }
 }

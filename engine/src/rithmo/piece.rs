@@ -129,11 +129,13 @@ pub struct Pyramid {
     pub layers: [Man; MAX_LAYERS],
     pub len: u8,
     pub intact: bool,
-    /// The total of all layers it started with.
+    /// While intact, the total of its layers, which it attacks with; 0 once
+    /// struck (the total it started with then matters no more).
     pub original: u16,
 }
 
 impl Pyramid {
+    /// A whole pyramid of these layers, bottom first.
     pub fn new(layers: &[Man]) -> Pyramid {
         let mut p = Pyramid { len: layers.len() as u8, intact: true, ..Pyramid::default() };
         p.layers[..layers.len()].copy_from_slice(layers);
@@ -164,12 +166,21 @@ impl Pyramid {
         self.len -= 1;
         self.layers[self.len as usize] = Man::default();
         self.intact = false;
+        self.original = 0;
         b
     }
 
-    /// `P[S36.S25…]`.
+    /// A pyramid of these layers, bottom first, that has lost at least one
+    /// layer to a strike.
+    pub fn struck(layers: &[Man]) -> Pyramid {
+        Pyramid { intact: false, original: 0, ..Pyramid::new(layers) }
+    }
+
+    /// `P[S36.S25…]`; a pyramid that lost a layer to a strike is marked
+    /// `P*[S25…]` (it no longer attacks with its total).
     pub fn token(&self, side: Side) -> String {
         let layers: Vec<String> = self.layers().iter().map(|m| m.token(side)).collect();
-        format!("{}[{}]", Shape::Pyramid.letter(side), layers.join("."))
+        let struck = if self.intact { "" } else { "*" };
+        format!("{}{struck}[{}]", Shape::Pyramid.letter(side), layers.join("."))
     }
 }

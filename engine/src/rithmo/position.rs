@@ -553,7 +553,9 @@ impl fmt::Display for TokenProblem {
             TokenProblem::NotAValue => f.write_str("not a value (a positive number)"),
             TokenProblem::ValueRange => write!(f, "the value must be between 1 and {MAX_VALUE}"),
             TokenProblem::PyramidNotAMan => f.write_str("a pyramid cannot be a layer or a captured man"),
-            TokenProblem::PyramidSyntax => f.write_str("a pyramid lists its layers as P[S36.S25…]"),
+            TokenProblem::PyramidSyntax => {
+                f.write_str("a pyramid lists its layers as P[S36.S25…] (P*[S25…] once struck)")
+            }
             TokenProblem::PyramidEmpty => f.write_str("a pyramid needs at least one layer"),
             TokenProblem::TooManyLayers => write!(f, "more than {MAX_LAYERS} layers"),
             TokenProblem::LayerCase => f.write_str("a layer not in the pyramid's case"),
@@ -654,7 +656,12 @@ impl FromStr for Position {
                     let first = token.chars().next().ok_or_else(|| here(token, TokenProblem::Empty))?;
                     if matches!(Shape::from_letter(first), Some((Shape::Pyramid, _))) {
                         let side = if first.is_ascii_uppercase() { Side::Even } else { Side::Odd };
-                        let inner = token[1..]
+                        // `P*[…]`: a pyramid that lost a layer to a strike.
+                        let (struck, rest) = match token[1..].strip_prefix('*') {
+                            Some(rest) => (true, rest),
+                            None => (false, &token[1..]),
+                        };
+                        let inner = rest
                             .strip_prefix('[')
                             .and_then(|t| t.strip_suffix(']'))
                             .ok_or_else(|| here(token, TokenProblem::PyramidSyntax))?;
@@ -672,7 +679,8 @@ impl FromStr for Position {
                         if pos.npyr as usize >= MAX_PYRAMIDS {
                             return Err(here(token, TokenProblem::TooManyPyramids));
                         }
-                        pos.put_pyramid(sq, side, Pyramid::new(&layers));
+                        let pyramid = if struck { Pyramid::struck(&layers) } else { Pyramid::new(&layers) };
+                        pos.put_pyramid(sq, side, pyramid);
                     } else {
                         let (side, m) = parse_man(token).map_err(|p| here(token, p))?;
                         pos.put_man(sq, side, m.shape(), m.value());

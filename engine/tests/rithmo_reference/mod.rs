@@ -233,13 +233,14 @@ impl Piece {
     fn token(&self) -> String {
         match &self.form {
             Form::Single(m) => m.token(self.side),
-            Form::Pyramid { layers, .. } => {
+            Form::Pyramid { layers, intact } => {
                 let inner: Vec<String> = layers.iter().map(|m| m.token(self.side)).collect();
                 let p = match self.side {
                     RefSide::Even => 'P',
                     RefSide::Odd => 'p',
                 };
-                format!("{}[{}]", p, inner.join("."))
+                // A struck pyramid is marked with `*` after its letter.
+                format!("{}{}[{}]", p, if *intact { "" } else { "*" }, inner.join("."))
             }
         }
     }
@@ -694,7 +695,7 @@ impl RefPos {
         RefPos::parse(START_RFEN).expect("the start position parses")
     }
 
-    /// Parses RFEN. Every pyramid in it is taken to be intact. Errors name the
+    /// Parses RFEN. A pyramid is intact unless marked struck (`P*[…]`). Errors name the
     /// failing token.
     pub fn parse(rfen: &str) -> Result<RefPos, String> {
         let fields: Vec<&str> = rfen.split(' ').collect();
@@ -938,10 +939,11 @@ fn parse_man(token: &str) -> Option<(Man, RefSide)> {
 }
 
 /// A pyramid token: `P[S36.S25]` / `p[s64.s49]`, layers bottom first, each in
-/// the pyramid's case.
+/// the pyramid's case; `P*[S25]` once struck.
 fn parse_pyramid(token: &str) -> Result<Piece, String> {
     let side = if token.starts_with('P') { RefSide::Even } else { RefSide::Odd };
-    let inner = token[1..]
+    let struck = token[1..].starts_with('*');
+    let inner = token[1 + struck as usize..]
         .strip_prefix('[')
         .and_then(|s| s.strip_suffix(']'))
         .ok_or_else(|| format!("bad pyramid `{token}` (expected brackets as in `P[S36.S25]`)"))?;
@@ -955,7 +957,7 @@ fn parse_pyramid(token: &str) -> Result<Piece, String> {
             _ => return Err(format!("bad pyramid layer `{layer}` in `{token}`")),
         }
     }
-    Ok(Piece { side, form: Form::Pyramid { layers, intact: true } })
+    Ok(Piece { side, form: Form::Pyramid { layers, intact: !struck } })
 }
 
 /// Field 1: sixteen ranks from 16 down to 1.
