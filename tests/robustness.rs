@@ -344,3 +344,23 @@ fn replay_takes_draws_by_the_ply_limit() {
     std::fs::create_dir_all(&dir).unwrap();
     refused(&["replay", dir.to_str().unwrap()], &format!("cannot read {}", dir.display()));
 }
+
+/// Output that cannot be written is reported, with exit code 2, not a
+/// panic.
+#[test]
+fn a_full_output_is_an_error_not_a_crash() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("no /dev/full here: skipped");
+        return;
+    };
+    for args in [&["rithmo", "perft", "2", "--divide"][..], &["wibold", "table", "--json"], &["rota", "solve"]] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_ludus"))
+            .args(args)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("cannot write the output") && !err.contains("panicked"), "{args:?}: {err}");
+    }
+}

@@ -71,6 +71,7 @@ pub fn main() -> ExitCode {
     if !matches!(cli.command, Command::Serve(_)) {
         quiet_on_closed_pipe();
     }
+    report_failed_prints();
     let result = match cli.command {
         Command::Rota(a) => rota::run(a),
         Command::Merels(a) => merels::run(a),
@@ -97,6 +98,29 @@ fn quiet_on_closed_pipe() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+}
+
+/// Output that cannot be written (a full disk, `> /dev/full`) is an error
+/// to report, not a crash: the panic the standard library raises for a
+/// failed print ends the program with a message and exit code 2.
+fn report_failed_prints() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let text =
+            payload.downcast_ref::<String>().map(String::as_str).or_else(|| payload.downcast_ref::<&str>().copied());
+        if let Some(text) = text {
+            if let Some(why) = text.strip_prefix("failed printing to stdout: ") {
+                use std::io::Write;
+                let _ = writeln!(std::io::stderr(), "error: cannot write the output: {why}");
+                std::process::exit(error::EXIT_FAILURE.into());
+            }
+            if text.starts_with("failed printing to stderr") {
+                std::process::exit(error::EXIT_FAILURE.into());
+            }
+        }
+        default(info);
+    }));
 }
 
 #[cfg(test)]

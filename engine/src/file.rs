@@ -4,7 +4,9 @@
 //! [`write_atomic`]: the bytes go to a temporary file beside the target,
 //! which is flushed to the disk and then renamed over the target, so a
 //! reader (or a crash) sees the old file or the complete new one, never a
-//! part.
+//! part. A symbolic link is followed (the file it names is replaced, the
+//! link stays), and what is not a file — a pipe, a device, `/dev/stdout` —
+//! is written to as it is.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -74,11 +76,36 @@ pub fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
 ) -> Result<(), WriteError> {
+    let io_err = |source| WriteError::Io { path: path.to_path_buf(), source };
+    // A pipe or a device (or a link to one) takes the bytes as they come;
+    // so do the system's names of the standard streams, whatever they
+    // stand for.
+    let special = fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    let stream = path.parent() == Some(Path::new("/dev")) || path.starts_with("/dev/fd") || path.starts_with("/proc");
+    if special || stream {
+        let written = (|| {
+            let mut w = BufWriter::new(fs::OpenOptions::new().write(true).create(!special).open(path)?);
+            fill(&mut w)?;
+            w.flush()
+        })();
+        return written.map_err(io_err);
+    }
+    // A link: the file it names is written (a link to nothing yet, the file
+    // it would name).
+    if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        let target = match fs::canonicalize(path) {
+            Ok(t) => t,
+            Err(_) => parent(path).join(fs::read_link(path).map_err(io_err)?),
+        };
+        if fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(io_err(io::Error::other("a link to a link that names nothing")));
+        }
+        return write_atomic_with(&target, fill);
+    }
     check_writable(path)?;
     let dir = parent(path);
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let io_err = |source| WriteError::Io { path: path.to_path_buf(), source };
     let written = (|| {
         let mut w = BufWriter::new(File::create(&tmp)?);
         fill(&mut w)?;
@@ -137,6 +164,46 @@ mod tests {
         assert!(matches!(e, WriteError::Io { .. }), "{e}");
         assert_eq!(fs::read(&path).unwrap(), b"old");
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_link_is_followed_and_kept() {
+        let dir = scratch("link");
+        let file = dir.join("real.txt");
+        let link = dir.join("link.txt");
+        write_atomic(&file, b"old").unwrap();
+        std::os::unix::fs::symlink("real.txt", &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced");
+        assert_eq!(fs::read(&file).unwrap(), b"new");
+        // A link to a file not there yet makes that file.
+        let dangling = dir.join("later.txt");
+        std::os::unix::fs::symlink("made.txt", &dangling).unwrap();
+        write_atomic(&dangling, b"made").unwrap();
+        assert!(fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
+        assert_eq!(fs::read(dir.join("made.txt")).unwrap(), b"made");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_pipe_is_written_to_and_stays_a_pipe() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = scratch("fifo");
+        let fifo = dir.join("out.fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("no mkfifo here: skipped");
+            return;
+        }
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read(fifo).unwrap())
+        };
+        write_atomic(&fifo, b"through the pipe").unwrap();
+        assert_eq!(reader.join().unwrap(), b"through the pipe");
+        assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the pipe was replaced");
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "a temporary file was left");
         fs::remove_dir_all(&dir).unwrap();
     }
 
