@@ -34,6 +34,32 @@ fn analyse_reports_iterations_and_ends_with_the_best_move() {
     assert_eq!(last["pv"][0], last["best_move"]);
 }
 
+/// A node budget is kept: every depth reported after the first took at most
+/// that many nodes.
+#[test]
+fn analyse_keeps_its_node_budget() {
+    for budget in [1u64, 100, 300, 2000] {
+        let o = ludus(&["rithmo", "analyse", "--nodes", &budget.to_string(), "--json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines[0]["depth"], 1, "depth 1 is always reported");
+        assert!(lines.last().unwrap()["best_move"].is_string());
+        for l in &lines[1..lines.len() - 1] {
+            assert!(l["nodes"].as_u64().unwrap() <= budget, "{budget}: {l}");
+        }
+    }
+}
+
+/// `show` says when the game is over.
+#[test]
+fn show_names_a_finished_game() {
+    let o = ludus(&["rithmo", "show", "--fen", &fifteen_taken('o')]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("The game is over: Even wins (victory body:15)"), "{}", stdout(&o));
+    let o = ludus(&["rithmo", "show"]);
+    assert!(!stdout(&o).contains("over"), "{}", stdout(&o));
+}
+
 #[test]
 fn show_draws_the_board_and_writes_svg() {
     let dir = std::env::temp_dir().join(format!("ludus-svg-{}", std::process::id()));
@@ -65,8 +91,15 @@ fn play_refuses_illegal_input_with_a_reason() {
     assert!(text.contains("Odd plays"), "{text}");
 }
 
+/// Even has captured fifteen men.
+fn fifteen_taken(side: char) -> String {
+    let men = ["c3", "c5", "c7", "c9", "c25", "c49", "c81", "t12", "t16", "t30", "t36", "t56", "t64", "s28", "s66"];
+    format!("7,s49/8/8/8/8/8/8/8/8/8/8/8/8/8/8/7,S25 {side} {} - 0 20", men.join("."))
+}
+
 #[test]
 fn bad_input_exits_2() {
+    let won_before = fifteen_taken('e');
     for (args, want) in [
         (vec!["rithmo", "perft", "2", "--fen", "8/8 e - - 0 1"], "16"),
         (vec!["rithmo", "show", "--play", "c4-c9"], "not legal"),
@@ -75,6 +108,15 @@ fn bad_input_exits_2() {
         (vec!["rithmo", "analyse", "--rules", "boissiere"], "[possible values: common]"),
         (vec!["rithmo", "show", "--svg", "/nonexistent-dir/x.svg"], "no directory"),
         (vec!["rithmo", "analyse", "--hash", "0"], "--hash"),
+        (vec!["rithmo", "analyse", "--nodes", "0"], "--nodes"),
+        (vec!["rithmo", "analyse", "--movetime", "0"], "--movetime"),
+        (vec!["rithmo", "perft", "0", "--divide"], "depth 0 has no first moves"),
+        // Even, to move, has already captured 15 men: the game ended after
+        // its last turn.
+        (
+            vec!["rithmo", "perft", "1", "--fen", &won_before],
+            "impossible position: Even, to move, has already won (victory body:15)",
+        ),
     ] {
         let o = ludus(&args);
         let err = String::from_utf8_lossy(&o.stderr);

@@ -48,6 +48,15 @@ impl PositionArgs {
             Some(f) => f.trim().parse::<Position>().map_err(|e| CliError(e.to_string()))?,
             None => Position::start(),
         };
+        // A victory is checked after the winner's turn: its side cannot be
+        // to move.
+        let side = pos.side_to_move();
+        if pos.victory_by(&rules, side) {
+            return Err(CliError(format!(
+                "impossible position: {side}, to move, has already won (victory {}): the game ended after its last turn",
+                rules.victory
+            )));
+        }
         Ok((pos, rules))
     }
 }
@@ -60,10 +69,10 @@ pub struct SearchArgs {
     pub depth: Option<u32>,
     /// Search for this many milliseconds [default, when neither --depth nor
     /// --nodes is given: 5000 to analyse, 1000 a move in play]
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: Option<u64>,
-    /// Stop after this many nodes
-    #[arg(long)]
+    /// Stop after this many nodes (depth 1 is reported however many it takes)
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Transposition table size in MiB
     #[arg(long, value_name = "MIB", default_value_t = HASH_DEFAULT_MIB, value_parser = parse_hash)]
@@ -199,6 +208,12 @@ pub fn run(args: RithmoArgs) -> Result<()> {
                 pos = play_one(&pos, &rules, m)?;
             }
             print!("{}", render::text(&pos));
+            // The game's standing from the position alone (a repetition
+            // needs the moves before it).
+            let status = pos.status(&rules);
+            if status != Status::Ongoing {
+                println!("The game is over: {status}");
+            }
             println!("{pos}");
             if let Some(path) = svg {
                 engine::file::write_atomic(&path, render::svg(&pos).as_bytes())?;
@@ -213,6 +228,9 @@ pub fn run(args: RithmoArgs) -> Result<()> {
         }
         RithmoCmd::Perft { depth, position, divide: split, threads, json } => {
             let (pos, rules) = position.resolve()?;
+            if split && depth == 0 {
+                return Err("--divide: depth 0 has no first moves to divide by (choose a depth from 1)".into());
+            }
             let pool = crate::common::pool(Some(threads), u64::MAX)?;
             let parallel = pool.current_num_threads() > 1;
             let t = Instant::now();

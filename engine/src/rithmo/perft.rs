@@ -43,8 +43,11 @@ fn walk(pos: &mut Position, rules: &RuleSet, depth: u32) -> u64 {
     }
 }
 
-/// Perft split by the first move.
+/// Perft split by the first move (nothing at depth 0, which has none).
 pub fn divide(pos: &Position, rules: &RuleSet, depth: u32, parallel: bool) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
     let moves = pos.legal_moves(rules);
     let count = |&m: &Move| (m, perft(&pos.play(m, rules), rules, depth.saturating_sub(1)));
     let mut v: Vec<(Move, u64)> =

@@ -96,6 +96,9 @@ pub struct Searcher {
     limits: Limits,
     stop: Arc<AtomicBool>,
     stopped: bool,
+    /// The first iteration runs to its end whatever the node budget: a
+    /// search always has a move it has looked at.
+    first_depth: bool,
     /// Root moves left out (the lines already found at this depth, for
     /// several principal variations).
     excluded: Vec<Move>,
@@ -129,6 +132,7 @@ impl Searcher {
             limits: Limits::default(),
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
+            first_depth: false,
             excluded: Vec::new(),
             stand_pat: StandPat::new(),
         })
@@ -183,6 +187,7 @@ impl Searcher {
         best.pv = vec![legal[0]];
         let max_depth = limits.depth.unwrap_or(64).clamp(1, MAX_PLY as u32 - 8);
         for depth in 1..=max_depth {
+            self.first_depth = depth == 1;
             self.path.clear();
             self.path.extend_from_slice(history);
             self.seldepth = 0;
@@ -234,6 +239,7 @@ impl Searcher {
         let mut best: Vec<Info> = Vec::new();
         let max_depth = limits.depth.unwrap_or(64).clamp(1, MAX_PLY as u32 - 8);
         for depth in 1..=max_depth {
+            self.first_depth = depth == 1;
             let mut found: Vec<Info> = Vec::new();
             self.excluded.clear();
             for _ in 0..lines {
@@ -291,10 +297,13 @@ impl Searcher {
         if self.stopped {
             return true;
         }
-        if self.nodes & 1023 == 0 {
+        // The node budget is kept exactly; the clock and the stop flag are
+        // read every 1024 nodes.
+        if !self.first_depth && self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+        } else if self.nodes & 1023 == 0 {
             let out_of_time = self.limits.movetime.is_some_and(|t| self.start.elapsed() >= t);
-            let out_of_nodes = self.limits.nodes.is_some_and(|n| self.nodes >= n);
-            if out_of_time || out_of_nodes || self.stop.load(Ordering::Relaxed) {
+            if out_of_time || self.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
         }

@@ -50,7 +50,7 @@ impl Position {
     }
 
     /// Whether `by` has met the victory condition.
-    pub(crate) fn victory_by(&self, rules: &RuleSet, by: Side) -> bool {
+    pub fn victory_by(&self, rules: &RuleSet, by: Side) -> bool {
         let c = self.captured_by(by);
         let (n, v) = (c.count(), c.value);
         match rules.victory {
