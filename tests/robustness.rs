@@ -251,7 +251,18 @@ fn tiny_samples_give_no_verdict() {
             assert!(!text.contains(wrong), "--games {games}: '{wrong}' in\n{text}");
         }
         assert!(text.contains("too few"), "{text}");
+        // The JSON says so too: no p-value that would read as a verdict.
+        let o = ludus(&["wibold", "simulate", "--games", games, "--players", "2", "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let fit = &v["length"]["fit"];
+        assert_eq!(fit["testable"], false, "{fit}");
+        assert!(fit["ks_p_value"].is_null() && fit["chi_square_p_value"].is_null(), "{fit}");
     }
+    let o = ludus(&["wibold", "simulate", "--games", "2000", "--players", "2", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let fit = &v["length"]["fit"];
+    assert_eq!(fit["testable"], true, "{fit}");
+    assert!(fit["ks_p_value"].is_number() && fit["chi_square_p_value"].is_number(), "{fit}");
     let o = ludus(&["arena", "--game", "rota", "--a", "random", "--b", "random", "--games", "1"]);
     let text = stdout(&o);
     assert!(o.status.success() && !text.contains("NaN") && !text.contains("± 0.0000"), "{text}");

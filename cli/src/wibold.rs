@@ -442,6 +442,13 @@ fn simulate_cmd(
     let rep = report(&cfg, &tally, &law);
     if json {
         let mut v = to_json(&rep)?;
+        // As the text says: too few games test nothing, so no p-value.
+        let testable = rep.games >= MIN_SAMPLE && rep.length.fit.chi_square_dof > 0;
+        v["length"]["fit"]["testable"] = json!(testable);
+        if !testable {
+            v["length"]["fit"]["ks_p_value"] = Value::Null;
+            v["length"]["fit"]["chi_square_p_value"] = Value::Null;
+        }
         v["seconds"] = json!(secs);
         v["rolls_per_second"] = json!(rep.rolls as f64 / secs);
         v["threads"] = json!(pool.current_num_threads());
@@ -501,15 +508,16 @@ fn print_simulation(o: &mut String, r: &SimReport, secs: f64, threads: usize) {
             r.games
         );
     } else {
-        let agree = if f.ks_p_value > 0.01 && f.chi_square_p_value > 0.01 { "agrees with" } else { "departs from" };
+        let chi_p = f.chi_square_p_value.unwrap_or(0.0);
+        let agree = if f.ks_p_value > 0.01 && chi_p > 0.01 { "agrees with" } else { "departs from" };
         say!(
             o,
             "  Kolmogorov–Smirnov D = {:.4} (p = {:.3}), chi-square {:.1} on {} degrees of freedom (p = {:.3}): the simulation {agree} the exact law.",
             f.ks_distance,
             f.ks_p_value,
-            f.chi_square,
+            f.chi_square.unwrap_or(0.0),
             f.chi_square_dof,
-            f.chi_square_p_value
+            chi_p
         );
     }
     say!(o);

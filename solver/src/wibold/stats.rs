@@ -120,10 +120,12 @@ pub struct Fit {
     pub ks_distance: f64,
     /// Its p-value from Kolmogorov's law (conservative for a discrete law).
     pub ks_p_value: f64,
-    /// Pearson's chi-square over bins of at least 20 expected games.
-    pub chi_square: f64,
+    /// Pearson's chi-square over bins of at least 20 expected games, and
+    /// its p-value; none when the games fill fewer than two bins (no
+    /// degree of freedom: nothing to test).
+    pub chi_square: Option<f64>,
     pub chi_square_dof: u64,
-    pub chi_square_p_value: f64,
+    pub chi_square_p_value: Option<f64>,
 }
 
 /// Tests simulated lengths against an exact law.
@@ -160,9 +162,9 @@ pub fn fit(hist: &Histogram, curve: &Curve) -> Fit {
     Fit {
         ks_distance: d,
         ks_p_value,
-        chi_square: chi,
+        chi_square: (dof > 0).then_some(chi),
         chi_square_dof: dof,
-        chi_square_p_value: gamma_q(dof as f64 / 2.0, chi / 2.0),
+        chi_square_p_value: (dof > 0).then(|| gamma_q(dof as f64 / 2.0, chi / 2.0)),
     }
 }
 
