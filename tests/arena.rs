@@ -373,3 +373,20 @@ fn bad_input_exits_2_with_a_message() {
         assert!(!stderr(&o).contains("panicked"), "{args:?}");
     }
 }
+
+/// A clean sweep below 30 games gets its rule-of-three interval in the text
+/// as in the JSON; an even score is Elo 0, not −0.
+#[test]
+fn a_small_sweep_gets_the_rule_of_three() {
+    let args = ["arena", "--game", "rota", "--a", "alphabeta:depth=4", "--b", "random", "--games", "6", "-q"];
+    let o = ludus(&[&args[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["a_wins"], 6, "the seed's six games are all won by A: {v}");
+    let low = v["score"]["low"].as_f64().unwrap();
+    assert!((low - 0.5).abs() < 1e-12, "rule of three: 1 − 3/6: {v}");
+    let o = ludus(&args);
+    let text = stdout(&o);
+    assert!(text.contains("(95% interval 0.5000 to 1.0000") && text.contains("rule of three"), "{text}");
+    assert!(!text.contains("±") && text.contains("too few games for an estimate"), "{text}");
+    assert!(engine::arena::elo(0.5).is_sign_positive() && engine::arena::elo(0.5) == 0.0);
+}

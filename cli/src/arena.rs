@@ -353,7 +353,8 @@ fn print_report(s: &Summary) {
     row("  moving 2nd", &s.b_second);
     println!();
     let sc = &s.score;
-    if (s.games as u64) < MIN_SAMPLE {
+    let swept = s.games > 0 && (sc.score == 1.0 || sc.score == 0.0);
+    if (s.games as u64) < MIN_SAMPLE && !swept {
         println!(
             "A's score {:.4} over {} game(s): too few for an interval, an Elo estimate or a first player's \
              advantage (at least {MIN_SAMPLE} games)",
@@ -362,13 +363,9 @@ fn print_report(s: &Summary) {
         println!("Average length {:.1} plies; {} games drawn by the ply limit", s.average_plies, s.ply_limit_draws);
         return;
     }
-    println!(
-        "A's score {:.4} ± {:.4} (95% interval {:.4} to {:.4}; wins count 1, draws ½)",
-        sc.score,
-        1.96 * sc.std_error,
-        sc.low,
-        sc.high
-    );
+    // A sweep has no spread to give: its interval is the rule of three.
+    let spread = if swept { String::new() } else { format!(" ± {:.4}", 1.96 * sc.std_error) };
+    println!("A's score {:.4}{spread} (95% interval {:.4} to {:.4}; wins count 1, draws ½)", sc.score, sc.low, sc.high);
     let note = if sc.score == 1.0 || sc.score == 0.0 {
         " — one bot won every game: no finite estimate; the interval's finite end is the rule of three"
     } else {
@@ -381,6 +378,15 @@ fn print_report(s: &Summary) {
         elo_text(s.elo_high)
     );
     let f = &s.first_seat;
+    if (s.games as u64) < MIN_SAMPLE {
+        println!(
+            "First player's advantage: too few games for an estimate (at least {MIN_SAMPLE}); the first seat won {} \
+             of {}",
+            f.results.wins, s.games
+        );
+        println!("Average length {:.1} plies; {} games drawn by the ply limit", s.average_plies, s.ply_limit_draws);
+        return;
+    }
     println!(
         "First player's advantage: the first seat scored {:.4} (95% interval {:.4} to {:.4}) and won {:.2}% of \
          games (95% interval {:.2}% to {:.2}%); {} wins, {} draws, {} losses",
