@@ -96,6 +96,8 @@ fn bad_input_exits_2_with_a_message() {
         (&["merels", "solve", "--board", "rota", "--dice", "none", "--no-take-from-mills"], "no man is ever taken"),
         (&["merels", "solve", "--board", "six", "--dice", "none", "--db", "Cargo.toml"], "is a file, not a directory"),
         (&["merels", "verify", "--board", "six", "--dice", "none", "--db", "Cargo.toml"], "is a file, not a directory"),
+        (&["merels", "solve", "--board", "six", "--dice", "none", "--db", ""], "an empty path"),
+        (&["serve", "--db", " "], "an empty path"),
         (&["merels", "solve", "--board", "six", "--dice", "none", "--no-db", "--db", "x"], "cannot be used with"),
         (&["arena", "--help-me"], "unexpected argument"),
         (&["arena"], "required arguments"),

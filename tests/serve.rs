@@ -183,7 +183,10 @@ fn nine_without_databases_names_the_missing_sectors() {
     let cmd = missing["command"].as_str().unwrap();
     assert!(cmd.starts_with("ludus merels solve --board nine --dice none --db "), "{cmd}");
     assert!(!cmd.contains("--group") && !cmd.contains('\n'), "{cmd}");
-    assert!(v["value"].is_null());
+    // The value's fields are there, empty.
+    for key in ["value", "exact", "outcome", "plies", "lower", "upper", "error_bound"] {
+        assert!(v.get(key).is_some_and(Value::is_null), "{key}: {v}");
+    }
     let rules = Rules::new(BoardKind::Nine, Dice::None);
     let pos: merels::Position = v["position"].as_str().unwrap().parse().unwrap();
     assert_eq!(v["moves"].as_array().unwrap().len(), rules.actions(&pos.state(), merels::Throw::None).len());
@@ -380,9 +383,9 @@ fn bad_requests_get_a_message() {
     let s = Server::start(&[]);
     let long = "a".repeat(20_000);
     let gets: Vec<(String, u16, &str)> = vec![
-        ("/api/merels/probe?board=ten".into(), 400, "unknown board"),
+        ("/api/merels/probe?board=ten".into(), 400, "parameter 'board': unknown board 'ten'"),
         ("/api/merels/probe".into(), 400, "give a 'position'"),
-        ("/api/merels/probe?board=three&dice=dice".into(), 400, "unknown dice"),
+        ("/api/merels/probe?board=three&dice=dice".into(), 400, "parameter 'dice': unknown dice"),
         ("/api/merels/probe?board=three&depth=3".into(), 400, "unknown parameter 'depth'"),
         ("/api/merels/probe?board=three&board=six".into(), 400, "given twice"),
         ("/api/merels/probe?board=three&flying=maybe".into(), 400, "expected true or false"),
@@ -421,7 +424,10 @@ fn bad_requests_get_a_message() {
         ("/api/rithmo/position?victory=body:x".into(), 400, "not a number"),
         ("/api/rithmo/analysis/abc".into(), 400, "not an analysis number"),
         ("/api/rithmo/analysis/999999".into(), 404, "no analysis"),
-        ("/api/match/replay".into(), 405, "takes another method"),
+        ("/api/match/replay".into(), 405, "this call takes POST, not GET"),
+        ("/api/rithmo/position?moves=b1-e1,".into(), 400, "parameter 'moves': an empty item"),
+        ("/api/rithmo/position?moves=,".into(), 400, "an empty item"),
+        ("/api/merels/probe?board=rota&play=c,,n".into(), 400, "parameter 'play': an empty item"),
         ("/api/nothing".into(), 404, "no such page"),
         ("/static/..%2F..%2FCargo.toml".into(), 404, "no file"),
         ("/static/../../Cargo.toml".into(), 404, "no such page"),
@@ -434,13 +440,26 @@ fn bad_requests_get_a_message() {
         assert!(msg.contains(needle), "{path}: '{msg}' lacks '{needle}'");
     }
     let posts: Vec<(&str, String, u16, &str)> = vec![
-        ("/api/rithmo/analyse", "{".into(), 400, "unreadable"),
+        ("/api/rithmo/analyse", "{".into(), 400, "the body must be a JSON object"),
+        // Bodies of the wrong shape: a 400 that says what the call takes.
+        ("/api/rithmo/analyse", "null".into(), 400, "the body must be a JSON object with any of fen"),
+        ("/api/rithmo/analyse", r#"{"movetime": "100"}"#.into(), 400, "movetime"),
+        ("/api/rithmo/analyse", r#"{"moves": "b1-e1"}"#.into(), 400, "moves"),
+        ("/api/rithmo/analyse", r#"{"speed": 3}"#.into(), 400, "speed"),
         ("/api/rithmo/analyse", r#"{"movetime": 0}"#.into(), 400, "movetime"),
         ("/api/rithmo/analyse", r#"{"movetime": 999999}"#.into(), 400, "movetime"),
         ("/api/rithmo/analyse", r#"{"depth": 0}"#.into(), 400, "depth"),
         ("/api/rithmo/analyse", r#"{"moves": ["c4-c9"]}"#.into(), 400, "can play only"),
         ("/api/rithmo/analyse", r#"{"fen": "4,s225,3/8/2,c25,5/8/5,t90,2/8/8/3,c9,4/8/2,C8,5/8/4,T20,3/8/8/1,S45,6/8 o c3.c5.c7.t16.t12.c49.c81.t36.t30.t56.t64.s28.s15.s45.s25 C2 12 60"}"#.into(), 400, "nothing to analyse"),
-        ("/api/match/replay", "[]".into(), 400, "no list of moves"),
+        ("/api/match/replay", "[]".into(), 400, "a game record"),
+        ("/api/match/replay", r#"{"game": "merels"}"#.into(), 400, "no list of moves"),
+        ("/api/match/replay", r#"{"game": "merels", "moves": []}"#.into(), 400, "the record has no 'rules' object"),
+        (
+            "/api/match/replay",
+            r#"{"game": "rithmo", "rules": {"preset": "common"}, "moves": []}"#.into(),
+            400,
+            "the rules lack 'victory'",
+        ),
         ("/api/match/replay", r#"{"game": "chess", "moves": []}"#.into(), 400, "unknown game"),
         ("/api/match/replay", r#"{"game": "rota", "rules": {}, "moves": []}"#.into(), 400, "the rules"),
     ];
@@ -465,4 +484,16 @@ fn bad_requests_get_a_message() {
         assert_eq!(r.status().as_u16(), 200, "{page}");
         assert!(!r.body_mut().read_to_string().unwrap().is_empty());
     }
+}
+
+/// Ctrl-C stops the server at once, though an analysis still has most of a
+/// minute to run.
+#[test]
+fn ctrl_c_stops_running_analyses() {
+    let mut s = Server::start(&[]);
+    let (status, v) = post(&s, "/api/rithmo/analyse", r#"{"movetime": 60000}"#);
+    assert_eq!(status, 200, "{v}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let exit = s.interrupt(std::time::Duration::from_secs(30));
+    assert!(exit.is_some_and(|e| e.success()), "still running 30 s after Ctrl-C (or failed): {exit:?}");
 }

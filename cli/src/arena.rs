@@ -439,6 +439,9 @@ pub fn merels_rules_json(r: &Rules) -> Value {
 
 /// The rules of a record, rebuilt.
 pub fn merels_rules_from_json(v: &Value) -> std::result::Result<Rules, String> {
+    if !v.is_object() {
+        return Err("the record has no 'rules' object".into());
+    }
     Rules::deserialize(v).map_err(|e| {
         let e = e.to_string();
         match e.strip_prefix("missing field ") {
@@ -458,6 +461,14 @@ fn rithmo_rules_json(rules: &RuleSet, start: &RithmoPosition) -> Result<Value> {
 
 /// The rules and start of a Rithmomachia record, rebuilt.
 pub fn rithmo_rules_from_json(v: &Value) -> std::result::Result<(RuleSet, RithmoPosition), String> {
+    if !v.is_object() {
+        return Err("the record has no 'rules' object".into());
+    }
+    for key in ["preset", "victory", "start"] {
+        if v[key].is_null() {
+            return Err(format!("the rules lack '{key}'"));
+        }
+    }
     let rules = RuleSet::deserialize(json!({"preset": v["preset"], "victory": v["victory"]}))
         .map_err(|e| format!("the rules: {e}"))?;
     let start = v["start"].as_str().ok_or("the rules lack 'start'")?;

@@ -162,6 +162,9 @@ impl DbArgs {
 /// A database directory: any path but an existing file (a directory that
 /// does not exist yet is made when a solve writes to it).
 pub fn parse_db_dir(s: &str) -> std::result::Result<PathBuf, String> {
+    if s.trim().is_empty() {
+        return Err("an empty path names no directory".into());
+    }
     let path = PathBuf::from(s);
     if path.exists() && !path.is_dir() {
         return Err(format!("'{s}' is a file, not a directory"));

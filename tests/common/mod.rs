@@ -51,6 +51,22 @@ impl Server {
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
+
+    /// Sends SIGINT (Ctrl-C) and waits up to `most` for the exit; its
+    /// status, or `None` if it is still running.
+    #[allow(dead_code)]
+    pub fn interrupt(&mut self, most: std::time::Duration) -> Option<std::process::ExitStatus> {
+        let sent = Command::new("kill").args(["-INT", &self.child.id().to_string()]).status();
+        assert!(sent.is_ok_and(|s| s.success()), "kill -INT");
+        let until = std::time::Instant::now() + most;
+        while std::time::Instant::now() < until {
+            if let Some(status) = self.child.try_wait().expect("the server's status") {
+                return Some(status);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        None
+    }
 }
 
 impl Drop for Server {

@@ -37,6 +37,9 @@ type Cell = Arc<OnceLock<Result<Arc<Solution>, String>>>;
 #[derive(Default)]
 pub struct Solved {
     cells: Mutex<Vec<(String, Cell)>>,
+    /// Held by the solve running: solves take their turns (each uses every
+    /// core, and their memory adds up), whatever rules they are for.
+    solving: Mutex<()>,
 }
 
 impl Solved {
@@ -55,7 +58,12 @@ impl Solved {
             }
             cell
         };
-        let result = cell.get_or_init(|| solve().map(Arc::new)).clone();
+        let result = cell
+            .get_or_init(|| {
+                let _turn = self.solving.lock().unwrap_or_else(|e| e.into_inner());
+                solve().map(Arc::new)
+            })
+            .clone();
         if result.is_err() {
             // Not kept: the database may be completed later.
             self.cells.lock().unwrap_or_else(|e| e.into_inner()).retain(|(k, c)| *k != key || !Arc::ptr_eq(c, &cell));
@@ -111,7 +119,8 @@ fn board_json(board: &Board) -> Value {
 
 async fn board(q: Result<Query<Vec<(String, String)>>, QueryRejection>) -> ApiResult<Json<Value>> {
     let p = Params::new(q, &["board", "diagonals"])?;
-    let kind: BoardKind = p.get("board").ok_or("parameter 'board' is missing (rota, three, six or nine)")?.parse()?;
+    let kind: BoardKind =
+        p.parsed("board")?.ok_or("parameter 'board' is missing or empty (rota, three, six or nine)")?;
     let rules =
         Rules::new(kind, Dice::None).with_diagonals(p.flag("diagonals")?).map_err(|e| ApiError::bad(e.to_string()))?;
     Ok(Json(board_json(rules.board)))
@@ -136,7 +145,7 @@ const POSITION_PARAMS: [&str; 11] = [
 fn resolve(p: &Params) -> ApiResult<(Rules, Position)> {
     let text = match (p.get("position"), p.get("board")) {
         (Some(t), _) => t.to_string(),
-        (None, Some(b)) => Position::start(b.parse::<BoardKind>()?).to_string(),
+        (None, Some(_)) => Position::start(p.parsed::<BoardKind>("board")?.expect("given")).to_string(),
         (None, None) => return Err(ApiError::bad("give a 'position' (or a 'board' for its start)")),
     };
     let parsed: Position =
@@ -144,7 +153,7 @@ fn resolve(p: &Params) -> ApiResult<(Rules, Position)> {
     if let Some(b) = p.get("board").filter(|b| p.get("position").is_some() && *b != parsed.kind.name()) {
         return Err(ApiError::bad(format!("the position is on the {} board, not {b}", parsed.kind)));
     }
-    let dice: Dice = p.get("dice").unwrap_or("schaedler").parse()?;
+    let dice: Dice = p.parsed("dice")?.unwrap_or(Dice::Schaedler);
     let basic = RuleArgs {
         blocked: p.parsed("blocked")?.unwrap_or(Blocked::Lose),
         placement_mills: p.parsed("placement_mills")?,
@@ -305,11 +314,19 @@ fn unrated(rules: &Rules, pos: &Position) -> Value {
             }
         }
     }
+    // The value's fields are there, empty: an answer keeps its shape.
     json!({
         "position": pos.to_string(),
         "side": pos.to_move.to_string(),
         "rules": rules.label(),
         "moves": moves,
+        "value": null,
+        "exact": null,
+        "outcome": null,
+        "plies": null,
+        "lower": null,
+        "upper": null,
+        "error_bound": null,
     })
 }
 

@@ -67,7 +67,7 @@ pub struct AppState {
 /// The whole application: pages, API and the limits around them.
 pub fn app(db: PathBuf, searches: usize) -> Router {
     let state = Arc::new(AppState { db, merels: merels::Solved::default(), rithmo: rithmo::Analyses::new(searches) });
-    Router::new()
+    let calls = Router::new()
         .merge(assets::routes())
         .nest("/api", merels::routes().merge(rithmo::routes()).merge(record::routes()))
         .fallback(|| async { ApiError::not_found("no such page or API call") })
@@ -77,13 +77,39 @@ pub fn app(db: PathBuf, searches: usize) -> Router {
                 "this call takes another method (the README lists each call's)",
             )
         })
-        .with_state(state)
+        .with_state(state);
+    // The layers of a router wrap each of its calls; the method's name
+    // needs the `Allow` header the router adds around them.
+    Router::new()
+        .fallback_service(calls)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn(name_the_method))
         .layer(middleware::from_fn(bounded_request))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
         .layer(CatchPanicLayer::custom(|_| {
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error: the request failed").into_response()
         }))
+}
+
+/// A call made with the wrong method is told the one it takes (the router
+/// names it in the `Allow` header of its 405).
+async fn name_the_method(req: Request, next: Next) -> Response {
+    let used = req.method().clone();
+    let res = next.run(req).await;
+    if res.status() != StatusCode::METHOD_NOT_ALLOWED {
+        return res;
+    }
+    let allow = res.headers().get(axum::http::header::ALLOW).and_then(|v| v.to_str().ok()).map(str::to_string);
+    let Some(allow) = allow else { return res };
+    let mut named = ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("this call takes {}, not {used}", allow.replace(',', ", ")),
+    )
+    .into_response();
+    if let Ok(v) = axum::http::HeaderValue::from_str(&allow) {
+        named.headers_mut().insert(axum::http::header::ALLOW, v);
+    }
+    named
 }
 
 /// Refuses a path and query longer than [`MAX_URI`], and a body declared
@@ -115,7 +141,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .enable_all()
         .build()
         .map_err(|e| CliError(format!("cannot start the server: {e}")))?;
-    runtime.block_on(async {
+    let served = runtime.block_on(async {
         let addr = SocketAddr::new(args.bind, args.port);
         let listener =
             tokio::net::TcpListener::bind(addr).await.map_err(|e| CliError(format!("cannot listen on {addr}: {e}")))?;
@@ -134,5 +160,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
             })
             .await
             .map_err(|e| CliError(format!("the server stopped: {e}")))
-    })
+    });
+    // Searches still running in the background end with the program, not
+    // after their time.
+    runtime.shutdown_background();
+    served
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use axum::Json;
 use axum::extract::Query;
-use axum::extract::rejection::QueryRejection;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
@@ -94,7 +94,8 @@ impl Params {
         Ok(Params(map))
     }
 
-    /// A parameter's text, `None` when absent or empty.
+    /// A parameter's text, `None` when absent or empty (an empty parameter
+    /// counts as absent).
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0.get(name).map(|s| s.trim()).filter(|s| !s.is_empty())
     }
@@ -127,12 +128,16 @@ impl Params {
         })
     }
 
-    /// A comma-separated list (moves), at most `most` items.
+    /// A comma-separated list (moves), at most `most` items; empty or absent
+    /// is no item, and an empty item is refused.
     pub fn list(&self, name: &str, most: usize) -> ApiResult<Vec<String>> {
-        let items: Vec<String> = self
-            .get(name)
-            .map(|s| s.split(',').map(|m| m.trim().to_string()).filter(|m| !m.is_empty()).collect())
-            .unwrap_or_default();
+        let items: Vec<String> =
+            self.get(name).map(|s| s.split(',').map(|m| m.trim().to_string()).collect()).unwrap_or_default();
+        if items.iter().any(String::is_empty) {
+            return Err(ApiError::bad(format!(
+                "parameter '{name}': an empty item (two commas in a row, or a comma at an end)"
+            )));
+        }
         if items.len() > most {
             return Err(ApiError::bad(format!(
                 "parameter '{name}' lists {} items; at most {most} are accepted",
@@ -140,6 +145,30 @@ impl Params {
             )));
         }
         Ok(items)
+    }
+}
+
+/// A JSON body, or why not in the API's words: 413 and 415 as the body
+/// came, any other fault (not JSON, or not the shape the call takes) a 400
+/// that says `what` was expected.
+pub fn json_body<T>(body: Result<Json<T>, JsonRejection>, what: &str) -> ApiResult<T> {
+    match body {
+        Ok(Json(v)) => Ok(v),
+        Err(e) if matches!(e.status(), StatusCode::PAYLOAD_TOO_LARGE | StatusCode::UNSUPPORTED_MEDIA_TYPE) => {
+            Err(ApiError::new(e.status(), e.body_text()))
+        }
+        Err(e) => {
+            let text = e.body_text();
+            let detail = [
+                "Failed to deserialize the JSON body into the target type: ",
+                "Failed to parse the request body as JSON: ",
+            ]
+            .iter()
+            .find_map(|p| text.strip_prefix(p))
+            .unwrap_or(&text)
+            .to_string();
+            Err(ApiError::bad(format!("the body must be {what}: {detail}")))
+        }
     }
 }
 

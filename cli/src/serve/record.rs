@@ -25,7 +25,12 @@ pub fn routes() -> Router<Arc<AppState>> {
 }
 
 async fn replay(body: Result<Json<Value>, JsonRejection>) -> ApiResult<Json<Value>> {
-    let Json(record) = body.map_err(|e| ApiError::new(e.status(), format!("not a game record: {}", e.body_text())))?;
+    let record: Value = super::params::json_body(body, "a game record (one line of `ludus arena --record`)")?;
+    if !record.is_object() {
+        return Err(ApiError::bad(
+            "the body must be a game record (one line of `ludus arena --record`): a JSON object",
+        ));
+    }
     let out = super::params::blocking(move || frames(&record)).await?;
     Ok(Json(out))
 }

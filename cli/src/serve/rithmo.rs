@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::AppState;
-use super::params::{ApiError, ApiResult, Params};
+use super::params::{ApiError, ApiResult, Params, json_body};
 use crate::common::parse_depth;
 use crate::rithmo::{PositionArgs, info_json};
 
@@ -197,8 +197,10 @@ async fn analyse(
     State(state): State<Arc<AppState>>,
     body: Result<Json<AnalyseRequest>, JsonRejection>,
 ) -> ApiResult<Json<Value>> {
-    let Json(req) =
-        body.map_err(|e| ApiError::new(e.status(), format!("unreadable analysis request: {}", e.body_text())))?;
+    let req = json_body(
+        body,
+        "a JSON object with any of fen, rules, victory (text), moves (a list of text), movetime (milliseconds) and depth",
+    )?;
     let movetime = req.movetime.unwrap_or(5000);
     if !(1..=MAX_MOVETIME).contains(&movetime) {
         return Err(ApiError::bad(format!("movetime {movetime} ms: choose from 1 to {MAX_MOVETIME}")));
