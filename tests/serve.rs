@@ -479,7 +479,16 @@ fn bad_requests_get_a_message() {
     assert!(v["error"].as_str().is_some_and(|m| m.contains("at most 1048576")), "an oversized body: {v}");
     // Still answering.
     assert_eq!(ok(&s, "/api/merels/board?board=rota")["points"].as_array().unwrap().len(), 9);
-    for page in ["/", "/merels", "/rithmo", "/match", "/static/style.css", "/static/merels.js"] {
+    for page in [
+        "/",
+        "/merels",
+        "/rithmo",
+        "/match",
+        "/static/style.css",
+        "/static/merels.js",
+        "/static/icon.svg",
+        "/favicon.ico",
+    ] {
         let mut r = agent().get(&s.url(page)).call().unwrap();
         assert_eq!(r.status().as_u16(), 200, "{page}");
         assert!(!r.body_mut().read_to_string().unwrap().is_empty());

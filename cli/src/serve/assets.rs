@@ -23,6 +23,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("merels.js", "text/javascript; charset=utf-8", include_str!("static/merels.js")),
     ("rithmo.js", "text/javascript; charset=utf-8", include_str!("static/rithmo.js")),
     ("match.js", "text/javascript; charset=utf-8", include_str!("static/match.js")),
+    ("icon.svg", "image/svg+xml", include_str!("static/icon.svg")),
 ];
 
 fn file(name: &str) -> Response {
@@ -40,5 +41,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/merels", get(|| async { file("merels.html") }))
         .route("/rithmo", get(|| async { file("rithmo.html") }))
         .route("/match", get(|| async { file("match.html") }))
+        // Browsers ask for it whatever the pages say.
+        .route("/favicon.ico", get(|| async { file("icon.svg") }))
         .route("/static/{name}", get(|Path(name): Path<String>| async move { file(&name) }))
 }
