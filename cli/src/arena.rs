@@ -47,7 +47,8 @@ pub struct ArenaArgs {
     #[arg(long, value_enum)]
     dice: Option<Dice>,
     /// Bot A: random, greedy, alphabeta:depth=N, alphabeta:movetime=MS,
-    /// mcts:playouts=N[,length=PLIES] or perfect
+    /// mcts:playouts=N[,length=PLIES] or perfect (bare alphabeta is
+    /// depth=4, bare mcts playouts=1000)
     #[arg(long = "a", value_name = "SPEC", value_parser = parse_spec)]
     a: Spec,
     /// Bot B, as bot A
@@ -291,12 +292,13 @@ fn play_match<G: Game>(
         return Ok(());
     }
     println!(
-        "Arena: {} ({}), {} games, seed {}, ply limit {}, {threads} threads: {:.2} s ({:.1} games/s)",
+        "Arena: {} ({}), {}, seed {}, ply limit {}, {}: {:.2} s ({:.1} games/s)",
         setup.game,
         setup.label,
-        summary.games,
+        engine::names::count(summary.games as u64, "game", "games"),
         args.seed,
         cfg.max_plies,
+        engine::names::count(threads as u64, "thread", "threads"),
         seconds,
         summary.games as f64 / seconds.max(1e-9)
     );

@@ -109,7 +109,15 @@ enum WiboldCmd {
     Strategies {
         /// The strategies at the table, comma separated (one seat each; a
         /// strategy may take several seats)
-        #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST", default_values_t = Strategy::ALL)]
+        /// [default: greedy-rarest,greedy-table,complement,random]
+        #[arg(
+            long,
+            value_enum,
+            value_delimiter = ',',
+            value_name = "LIST",
+            default_values_t = Strategy::ALL,
+            hide_default_value = true
+        )]
         lineup: Vec<Strategy>,
         /// Games per match
         #[arg(long, default_value_t = 20_000)]
@@ -477,14 +485,14 @@ fn simulate_cmd(
 fn print_simulation(o: &mut String, r: &SimReport, secs: f64, threads: usize) {
     say!(
         o,
-        "Wibold's game, {} rules: {} games of {} players (seed {}), {} rolls in {:.2} s on {} threads ({:.1} million rolls/s)",
+        "Wibold's game, {} rules: {} of {} players (seed {}), {} rolls in {:.2} s on {} ({:.1} million rolls/s)",
         r.rules,
-        r.games,
+        engine::names::count(r.games, "game", "games"),
         r.players,
         r.seed,
         r.rolls,
         secs,
-        threads,
+        engine::names::count(threads as u64, "thread", "threads"),
         r.rolls as f64 / secs / 1e6
     );
     say!(o);

@@ -41,6 +41,12 @@ pub fn parse_name<T: Copy>(
     })
 }
 
+/// `n` and the noun, singular for one: `1 man`, `3 men`, `1 thread`.
+pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -172,3 +172,24 @@ fn every_capture_of_random_games_has_a_reason_and_the_tally_adds_up() {
     }
     assert!(seen > 100, "{seen} captures only");
 }
+
+/// A strike takes the bottom of two or more layers: the tables list every
+/// layer of the start's pyramids but the top one, which goes only with the
+/// pyramid.
+#[test]
+fn the_top_layer_is_never_struck() {
+    let rules = RuleSet::common();
+    let pos = Position::start();
+    for side in [Side::Even, Side::Odd] {
+        let layers: Vec<String> = study::targets(&pos, &rules, side)
+            .into_iter()
+            .filter(|t| t.kind == TargetKind::Layer)
+            .map(|t| t.label)
+            .collect();
+        let (pyramid, top) = if side == Side::Even { ("P91", "C1") } else { ("p190", "c16") };
+        let expected = if side == Side::Even { 5 } else { 4 };
+        assert_eq!(layers.len(), expected, "{side:?}: {layers:?}");
+        assert!(layers.iter().all(|l| l.starts_with(pyramid)), "{layers:?}");
+        assert!(!layers.contains(&format!("{pyramid}:{top}")), "{layers:?}");
+    }
+}

@@ -58,7 +58,7 @@ pub fn text_for(pos: &Position, viewer: Side) -> String {
     }
     let captured = |side: Side| {
         let c = pos.captured_by(side);
-        format!("{} men, value {}", c.count(), c.value)
+        format!("{}, value {}", crate::names::count(c.count(), "man", "men"), c.value)
     };
     let _ = writeln!(
         out,

@@ -107,7 +107,8 @@ pub fn attackers(pos: &Position, rules: &RuleSet, side: Side) -> Vec<Attacker> {
 }
 
 /// A side's pieces as targets: its men, each pyramid whole (at its full
-/// total and after each possible number of strikes), and each layer.
+/// total and after each possible number of strikes), and each layer a strike
+/// can take (every one but the top).
 pub fn targets(pos: &Position, rules: &RuleSet, side: Side) -> Vec<Target> {
     let mut out = Vec::new();
     for s in pos.occupied(side).iter() {
@@ -122,13 +123,20 @@ pub fn targets(pos: &Position, rules: &RuleSet, side: Side) -> Vec<Target> {
                 let layers = p.layers();
                 for k in 0..layers.len() {
                     let rest: u32 = layers[k..].iter().map(|m| m.value() as u32).sum();
-                    let label = if k == 0 { name.clone() } else { format!("{name} after {k} strikes") };
+                    let label = if k == 0 {
+                        name.clone()
+                    } else {
+                        format!("{name} after {}", crate::names::count(k as u64, "strike", "strikes"))
+                    };
                     // Without strikes only the full total is ever a target.
                     if k == 0 || rules.pyramid_strikes {
                         out.push(Target { label, value: rest, kind: TargetKind::Pyramid { strikes: k as u32 } });
                     }
                 }
-                for m in layers {
+                // A layer is struck while at the bottom of two or more: the
+                // top one never is (alone, it goes with the pyramid).
+                let struck = if rules.pyramid_strikes { &layers[..layers.len() - 1] } else { &[][..] };
+                for m in struck {
                     let label = format!("{name}:{}", m.token(side));
                     out.push(Target { label, value: m.value() as u32, kind: TargetKind::Layer });
                 }

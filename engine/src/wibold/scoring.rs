@@ -13,8 +13,9 @@ use crate::names::{UnknownName, parse_name};
 pub enum Scoring {
     /// One point per virtue owned: Wibold's rule.
     Virtues,
-    /// One point per virtue plus one per owned complementary pair: the
-    /// optional rule drawn from Wibold's aesthetic (see [`complementary_pairs`]).
+    /// One point per virtue plus one per owned complementary pair (two
+    /// virtues whose sums add to 21): the optional rule drawn from Wibold's
+    /// aesthetic.
     Pairs,
 }
 
