@@ -50,6 +50,16 @@ fn analyse_keeps_its_node_budget() {
     }
 }
 
+/// Depth and time together: the search ends at the first.
+#[test]
+fn analyse_takes_depth_and_movetime_together() {
+    let o = ludus(&["rithmo", "analyse", "--depth", "2", "--movetime", "60000", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["depth"], 2, "{text}");
+}
+
 /// `show` says when the game is over.
 #[test]
 fn show_names_a_finished_game() {
@@ -155,6 +165,15 @@ fn play_shows_the_winning_position_and_explains_the_pieces() {
 }
 
 #[test]
+fn play_undoes_only_what_was_played() {
+    let text = play_with(&[], "undo\nd4-d5\nundo\nquit\n");
+    assert!(text.contains("nothing of yours to take back"), "{text}");
+    // After a move and the reply, undo shows the start again.
+    let after = text.rsplit_once("Odd plays").expect("a reply").1;
+    assert!(after.contains("S289"), "{after}");
+}
+
+#[test]
 fn play_as_odd_turns_the_board_and_names_whose_score() {
     let text = play_with(&["--side", "odd"], "quit\n");
     let ranks: Vec<&str> =
@@ -188,6 +207,9 @@ fn analyse_multipv_names_the_side_and_gives_distinct_lines() {
     let last = lines.last().unwrap();
     assert_eq!(last["lines"].as_array().unwrap().len(), 3);
     assert_eq!(last["best_move"], last["lines"][0]["pv"][0]);
+    for (k, l) in last["lines"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(l["multipv"], k + 1, "{l}");
+    }
     // One line: the same best move and score as a plain analysis.
     let one = ludus(&["rithmo", "analyse", "--depth", "3", "--json"]);
     let one: serde_json::Value =

@@ -25,6 +25,7 @@ pub use error::CliError;
 #[derive(Parser, Debug)]
 #[command(
     name = "ludus",
+    bin_name = "ludus",
     version,
     about = "ludus: engine and solver for the board games of the Middle Ages",
     long_about = None,

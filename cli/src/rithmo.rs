@@ -64,8 +64,8 @@ impl PositionArgs {
 /// Search limits shared by analyse and play.
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Search to this depth (plies)
-    #[arg(long, conflicts_with = "movetime", value_parser = parse_depth)]
+    /// Search to this depth (plies); with --movetime, whichever comes first
+    #[arg(long, value_parser = parse_depth)]
     pub depth: Option<u32>,
     /// Search for this many milliseconds [default, when neither --depth nor
     /// --nodes is given: 5000 to analyse, 1000 a move in play]
@@ -344,9 +344,7 @@ fn analyse(
         s.search_lines(pos, &[pos.hash()], limits, lines, |found| {
             for (k, i) in found.iter().enumerate() {
                 if json {
-                    let mut v = info_json(i, side);
-                    v["multipv"] = json!(k + 1);
-                    println!("{v}");
+                    println!("{}", line_json(i, side, k));
                 } else {
                     print_info(i, side, Some(k + 1));
                 }
@@ -359,13 +357,20 @@ fn analyse(
         let mut v = info_json(top, side);
         v["best_move"] = json!(best);
         if lines > 1 {
-            v["lines"] = result.iter().map(|i| info_json(i, side)).collect();
+            v["lines"] = result.iter().enumerate().map(|(k, i)| line_json(i, side, k)).collect();
         }
         println!("{v}");
     } else {
         println!("best move {}  score {}", best.unwrap_or_else(|| "(none)".into()), side_score(top.score, side));
     }
     Ok(())
+}
+
+/// Line `k` (from 0) of several principal variations, numbered from 1.
+fn line_json(i: &Info, side: Side, k: usize) -> serde_json::Value {
+    let mut v = info_json(i, side);
+    v["multipv"] = json!(k + 1);
+    v
 }
 
 fn bench(depth: u32, movetime: u64, quiet: bool, json: bool) -> Result<()> {
@@ -499,6 +504,7 @@ fn play(start: Position, rules: RuleSet, human: Side, args: &SearchArgs) -> Resu
                     let ms: Vec<String> = pos.legal_moves(&rules).iter().map(|m| m.to_string()).collect();
                     println!("{}", ms.join(" "));
                 }
+                "undo" if game.moves().len() < 2 => println!("nothing of yours to take back"),
                 "undo" => {
                     // Take back the engine's reply and your move.
                     game.undo();
