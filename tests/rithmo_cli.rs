@@ -245,6 +245,14 @@ fn study_tables_and_siege_only_as_json() {
     let o = ludus(&["rithmo", "study", "--claim", "siege-only", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(v["siege_only"]["odd"]["pyramid"].as_array().unwrap().iter().any(|p| p == "p190"));
+    // Every target's kind is an object of one shape.
+    for side in ["even", "odd"] {
+        for t in v["siege_only"][side]["all"].as_array().unwrap() {
+            let ty = t["kind"]["type"].as_str().unwrap_or_else(|| panic!("{t}"));
+            assert!(["man", "pyramid", "layer"].contains(&ty), "{t}");
+            assert_eq!(t["kind"]["strikes"].is_u64(), ty == "pyramid", "{t}");
+        }
+    }
 }
 
 #[test]

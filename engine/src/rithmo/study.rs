@@ -58,16 +58,18 @@ pub struct Target {
     pub kind: TargetKind,
 }
 
+/// In JSON an object of one shape for every kind: `{"type": "man"}`,
+/// `{"type": "pyramid", "strikes": 2}`, `{"type": "layer"}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", tag = "type")]
 pub enum TargetKind {
     Man,
     /// A whole pyramid after `strikes` of its layers were struck.
     Pyramid {
         strikes: u32,
     },
-    /// A pyramid's layer, taken by a strike (or, the top one, as the last
-    /// remnant of its pyramid).
+    /// A pyramid's layer, taken by a strike (never the top one: alone, it
+    /// goes with its pyramid).
     Layer,
 }
 
