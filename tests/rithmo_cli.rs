@@ -50,6 +50,32 @@ fn analyse_keeps_its_node_budget() {
     }
 }
 
+/// `--play` before perft and analyse: the position after the moves, whose
+/// history counts for repetition.
+#[test]
+fn perft_and_analyse_play_moves_first() {
+    let shown = stdout(&ludus(&["rithmo", "show", "--play", "d4-d5,d13-d12"]));
+    let fen = shown.lines().last().unwrap();
+    let count = |args: &[&str]| -> serde_json::Value {
+        let o = ludus(&[&["rithmo", "perft", "2", "--json"][..], args].concat());
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()["nodes"].clone()
+    };
+    assert_eq!(count(&["--play", "d4-d5,d13-d12"]), count(&["--fen", fen]));
+    assert_ne!(count(&["--play", "d4-d5,d13-d12"]), count(&[]));
+    // Back and forth twice: the start a third time, a draw.
+    let twice = "d4-d5,d13-d12,d5-d4,d12-d13,d4-d5,d13-d12,d5-d4,d12-d13";
+    let o = ludus(&["rithmo", "analyse", "--depth", "2", "--play", twice]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("nothing to analyse: drawn (the same position a third time)"), "{}", stderr(&o));
+    let once = "d4-d5,d13-d12,d5-d4,d12-d13";
+    let o = ludus(&["rithmo", "analyse", "--depth", "2", "--play", once, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ludus(&["rithmo", "perft", "1", "--play", "d4-d5,,d13-d12"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("an empty move"), "{}", stderr(&o));
+}
+
 /// Depth and time together: the search ends at the first.
 #[test]
 fn analyse_takes_depth_and_movetime_together() {

@@ -107,6 +107,10 @@ enum RithmoCmd {
     Analyse {
         #[command(flatten)]
         position: PositionArgs,
+        /// Moves to play first, comma separated (c4-c5,c13-c12); their
+        /// positions count for repetition
+        #[arg(long, value_delimiter = ',')]
+        play: Vec<String>,
         #[command(flatten)]
         search: SearchArgs,
         /// Search the N best moves, each with its line and score
@@ -169,6 +173,9 @@ enum RithmoCmd {
         depth: u32,
         #[command(flatten)]
         position: PositionArgs,
+        /// Moves to play first, comma separated (c4-c5,c13-c12)
+        #[arg(long, value_delimiter = ',')]
+        play: Vec<String>,
         /// Counts per first move
         #[arg(long)]
         divide: bool,
@@ -184,29 +191,24 @@ enum RithmoCmd {
 
 pub fn run(args: RithmoArgs) -> Result<()> {
     match args.cmd {
-        RithmoCmd::Analyse { position, search, multipv, json } => {
+        RithmoCmd::Analyse { position, play, search, multipv, json } => {
             let started = Started::now();
             search.check()?;
             if multipv == 0 || multipv > 500 {
                 return Err(CliError(format!("--multipv {multipv}: choose between 1 and 500")));
             }
             let (pos, rules) = position.resolve()?;
-            analyse(&pos, rules, &search, multipv, json, started)
+            analyse(&after_moves(pos, rules, &play)?, &search, multipv, json, started)
         }
         RithmoCmd::Bench { depth, movetime, quiet, json } => bench(depth, movetime, quiet || json, json),
         RithmoCmd::Study(a) => crate::rithmo_study::run(a),
         RithmoCmd::Tune(a) => crate::rithmo_tune::run(a),
         RithmoCmd::Show { position, play, svg } => {
-            let (mut pos, rules) = position.resolve()?;
+            let (pos, rules) = position.resolve()?;
             if let Some(path) = &svg {
                 check_svg_path(path)?;
             }
-            for m in &play {
-                if m.trim().is_empty() {
-                    return Err("--play: an empty move (two commas in a row, or nothing at all)".into());
-                }
-                pos = play_one(&pos, &rules, m)?;
-            }
+            let pos = *after_moves(pos, rules, &play)?.position();
             print!("{}", render::text(&pos));
             // The game's standing from the position alone (a repetition
             // needs the moves before it).
@@ -226,8 +228,9 @@ pub fn run(args: RithmoArgs) -> Result<()> {
             let (pos, rules) = position.resolve()?;
             play(pos, rules, side, &search)
         }
-        RithmoCmd::Perft { depth, position, divide: split, threads, json } => {
+        RithmoCmd::Perft { depth, position, play, divide: split, threads, json } => {
             let (pos, rules) = position.resolve()?;
+            let pos = *after_moves(pos, rules, &play)?.position();
             if split && depth == 0 {
                 return Err("--divide: depth 0 has no first moves to divide by (choose a depth from 1)".into());
             }
@@ -264,10 +267,18 @@ pub fn run(args: RithmoArgs) -> Result<()> {
     }
 }
 
-/// Plays one move in notation, refusing an illegal one with the reason.
-pub(crate) fn play_one(pos: &Position, rules: &RuleSet, text: &str) -> Result<Position> {
-    let m = pos.parse_move(text, rules)?;
-    Ok(pos.play(m, rules))
+/// The game after `play` (moves in notation) from `pos`, refusing an
+/// empty or illegal move with the reason.
+fn after_moves(pos: Position, rules: RuleSet, play: &[String]) -> Result<Game> {
+    let mut game = Game::new(pos, rules);
+    for (i, m) in play.iter().enumerate() {
+        if m.trim().is_empty() {
+            return Err("--play: an empty move (two commas in a row, or nothing at all)".into());
+        }
+        let mv = game.position().parse_move(m, &rules)?;
+        game.play(mv).map_err(|e| CliError(format!("--play move {} ({m}): {e}", i + 1)))?;
+    }
+    Ok(game)
 }
 
 /// An SVG picture goes to a file named `.svg`, in a directory that exists.
@@ -315,16 +326,12 @@ fn print_info(i: &Info, side: Side, line: Option<usize>) {
 
 /// Searches a position and prints each iteration; scores are the side to
 /// move's, and name it.
-fn analyse(
-    pos: &Position,
-    rules: RuleSet,
-    args: &SearchArgs,
-    lines: usize,
-    json: bool,
-    started: Started,
-) -> Result<()> {
-    if pos.status(&rules) != Status::Ongoing {
-        return Err(CliError(format!("nothing to analyse: {}", pos.status(&rules))));
+/// Analyses the game's position, its earlier positions counting for
+/// repetition.
+fn analyse(game: &Game, args: &SearchArgs, lines: usize, json: bool, started: Started) -> Result<()> {
+    let (pos, rules, history) = (game.position(), game.rules, game.hashes());
+    if game.status() != Status::Ongoing {
+        return Err(CliError(format!("nothing to analyse: {}", game.status())));
     }
     let mut s = args.searcher(rules)?;
     let side = pos.side_to_move();
@@ -333,7 +340,7 @@ fn analyse(
     }
     let limits = args.limits(5000, started);
     let result: Vec<Info> = if lines == 1 {
-        vec![s.search(pos, &[pos.hash()], limits, |i| {
+        vec![s.search(pos, &history, limits, |i| {
             if json {
                 println!("{}", info_json(i, side));
             } else {
@@ -341,7 +348,7 @@ fn analyse(
             }
         })]
     } else {
-        s.search_lines(pos, &[pos.hash()], limits, lines, |found| {
+        s.search_lines(pos, &history, limits, lines, |found| {
             for (k, i) in found.iter().enumerate() {
                 if json {
                     println!("{}", line_json(i, side, k));
