@@ -311,6 +311,13 @@ fn study_self_play_reports_scores_and_capture_kinds() {
     let sum: u64 = ["encounter", "sally", "ambush", "siege", "strike"].iter().map(|k| c[k].as_u64().unwrap()).sum();
     assert_eq!(sum, run["captures_total"].as_u64().unwrap());
     assert_eq!(run["thesis_captures"]["total"], 148);
+    // The text gives no interval for four games.
+    let args: Vec<&str> = ["rithmo", "study", "--claim", "sides", "--victories", "body:3", "--depth", "1"]
+        .into_iter()
+        .chain(["--max-games", "4", "--min-games", "4", "--threads", "1"])
+        .collect();
+    let text = stdout(&ludus(&args));
+    assert!(text.contains("too few games for an interval") && !text.contains("±"), "{text}");
 }
 
 #[test]

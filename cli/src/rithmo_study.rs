@@ -354,20 +354,32 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
             args.max_plies,
             secs
         );
-        println!(
-            "  Even's score {:.4} ± {:.4} (95% interval {:.4} to {:.4}); Even wins {}, draws {}, Odd wins {}; Elo of \
+        if (logs.len() as u64) < engine::stats::MIN_SAMPLE {
+            println!(
+                "  Even's score {:.4}; Even wins {}, draws {}, Odd wins {}: too few games for an interval or an Elo \
+                 estimate (at least {})",
+                even_score.score,
+                f.results.wins,
+                f.results.draws,
+                f.results.losses,
+                engine::stats::MIN_SAMPLE
+            );
+        } else {
+            println!(
+                "  Even's score {:.4} ± {:.4} (95% interval {:.4} to {:.4}); Even wins {}, draws {}, Odd wins {}; Elo of \
              Even over Odd {:+.1} ({:+.1} to {:+.1})",
-            even_score.score,
-            1.96 * even_score.std_error,
-            even_score.low,
-            even_score.high,
-            f.results.wins,
-            f.results.draws,
-            f.results.losses,
-            arena::elo(even_score.score),
-            arena::elo(even_score.low),
-            arena::elo(even_score.high)
-        );
+                even_score.score,
+                1.96 * even_score.std_error,
+                even_score.low,
+                even_score.high,
+                f.results.wins,
+                f.results.draws,
+                f.results.losses,
+                arena::elo(even_score.score),
+                arena::elo(even_score.low),
+                arena::elo(even_score.high)
+            );
+        }
         let stronger = if even_score.low > 0.5 {
             "Even is stronger"
         } else if even_score.high < 0.5 {
