@@ -347,6 +347,12 @@ fn replay_takes_draws_by_the_ply_limit() {
             assert!(o.status.success(), "{game:?} game {k}: {}", stderr(&o));
             assert!(stdout(&o).contains("drawn by the ply limit"), "{game:?}: {}", stdout(&o));
         }
+        // A limit the moves do not reach: the game was not cut there.
+        let mut longer = games.clone();
+        let most = longer[0]["max_plies"].as_u64().expect("the record's ply limit");
+        longer[0]["max_plies"] = serde_json::json!(most + 1);
+        rewrite(&path, &longer);
+        refused(&["replay", p], "do not fit its ply limit");
         // Only game 1 left in the file.
         rewrite(&path, &games[1..2]);
         refused(&["replay", p], "has no game 0 (1 game recorded: game 1)");

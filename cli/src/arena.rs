@@ -250,7 +250,7 @@ fn play_match<G: Game>(
             let mut played = None;
             let written = engine::file::write_atomic_with(path, |w| {
                 use std::io::Write as _;
-                let result = play(&mut |g: &GameLog| writeln!(w, "{}", record_line(args, setup, g)));
+                let result = play(&mut |g: &GameLog| writeln!(w, "{}", record_line(args, setup, cfg.max_plies, g)));
                 let ok = result.is_ok();
                 played = Some(result);
                 // A match that stops leaves no record behind.
@@ -410,7 +410,7 @@ fn print_report(s: &Summary) {
 
 /// One game in the record: the game, its full rules, seeds, bots, moves
 /// and result.
-fn record_line(args: &ArenaArgs, setup: &Setup, g: &GameLog) -> Value {
+fn record_line(args: &ArenaArgs, setup: &Setup, max_plies: usize, g: &GameLog) -> Value {
     let (first, second) = if g.a_first { ("a", "b") } else { ("b", "a") };
     let (result, winner) = match g.played.outcome {
         engine::game::Outcome::Win(0) => ("first", Some(first)),
@@ -431,6 +431,7 @@ fn record_line(args: &ArenaArgs, setup: &Setup, g: &GameLog) -> Value {
         "result": result,
         "winner": winner,
         "ply_limit": g.played.ply_limit,
+        "max_plies": max_plies,
     })
 }
 

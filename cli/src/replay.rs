@@ -144,6 +144,16 @@ pub fn result_holds(record: &Value, moves: usize, outcomes: &[Option<Outcome>]) 
             if found == "unfinished" { " (the game is not over and no ply limit is recorded)" } else { "" }
         ));
     }
+    // The ply limit, where the record gives it (older records do not).
+    if let Some(most) = record["max_plies"].as_u64() {
+        let n = moves as u64;
+        if (ply_limit && n != most) || n > most {
+            return Err(format!(
+                "the record's {moves} moves do not fit its ply limit of {most}{}",
+                if ply_limit { " (the game was cut there)" } else { "" }
+            ));
+        }
+    }
     if record["winner"].as_str() != expected_winner || record["plies"].as_u64() != Some(moves as u64) {
         return Err(format!(
             "the record's 'winner' ({}) or 'plies' ({}) does not agree with its result and its {moves} moves",
