@@ -76,6 +76,23 @@ fn perft_and_analyse_play_moves_first() {
     assert!(stderr(&o).contains("an empty move"), "{}", stderr(&o));
 }
 
+/// `show --json`: the position after the moves, with every legal move, as
+/// many as perft counts at depth 1.
+#[test]
+fn show_json_lists_the_legal_moves() {
+    let o = ludus(&["rithmo", "show", "--play", "d4-d5", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for key in ["fen", "start", "played", "side", "status", "over", "winner", "captured", "pieces", "moves"] {
+        assert!(v.get(key).is_some(), "{key} missing: {v}");
+    }
+    assert_eq!(v["played"], serde_json::json!(["d4-d5"]));
+    assert_eq!(v["side"], "Odd");
+    let perft = ludus(&["rithmo", "perft", "1", "--play", "d4-d5", "--json"]);
+    let perft: serde_json::Value = serde_json::from_slice(&perft.stdout).unwrap();
+    assert_eq!(v["moves"].as_array().unwrap().len() as u64, perft["nodes"].as_u64().unwrap());
+}
+
 /// Depth and time together: the search ends at the first.
 #[test]
 fn analyse_takes_depth_and_movetime_together() {

@@ -13,7 +13,7 @@ use engine::rithmo::{
 };
 use serde_json::json;
 
-use crate::common::{HASH_DEFAULT_MIB, Started, check_memory, parse_depth, parse_hash, parse_threads};
+use crate::common::{HASH_DEFAULT_MIB, Started, check_memory, parse_depth, parse_hash, parse_threads, print_json};
 use crate::error::{CliError, Result};
 
 #[derive(Args, Debug)]
@@ -147,6 +147,11 @@ enum RithmoCmd {
         /// Write the board as an SVG picture to this file
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
+        /// One JSON object: the position, its standing, the pieces and every
+        /// legal move with the rules that allow it (as `ludus serve`'s
+        /// position call, without the picture)
+        #[arg(long)]
+        json: bool,
     },
     /// Play the engine in the terminal; moves in notation (c4-c5, c4xc13,
     /// c4*c13), or: moves, undo, show, help, quit
@@ -203,23 +208,29 @@ pub fn run(args: RithmoArgs) -> Result<()> {
         RithmoCmd::Bench { depth, movetime, quiet, json } => bench(depth, movetime, quiet || json, json),
         RithmoCmd::Study(a) => crate::rithmo_study::run(a),
         RithmoCmd::Tune(a) => crate::rithmo_tune::run(a),
-        RithmoCmd::Show { position, play, svg } => {
+        RithmoCmd::Show { position, play, svg, json } => {
             let (pos, rules) = position.resolve()?;
             if let Some(path) = &svg {
                 check_svg_path(path)?;
             }
-            let pos = *after_moves(pos, rules, &play)?.position();
-            print!("{}", render::text(&pos));
-            // The game's standing from the position alone (a repetition
-            // needs the moves before it).
-            let status = pos.status(&rules);
-            if status != Status::Ongoing {
-                println!("The game is over: {status}");
+            let game = after_moves(pos, rules, &play)?;
+            let pos = *game.position();
+            if json {
+                print_json(&game_json(&game))?;
+            } else {
+                print!("{}", render::text(&pos));
+                // The game's standing (a repetition counts the moves played).
+                let status = game.status();
+                if status != Status::Ongoing {
+                    println!("The game is over: {status}");
+                }
+                println!("{pos}");
             }
-            println!("{pos}");
             if let Some(path) = svg {
                 engine::file::write_atomic(&path, render::svg(&pos).as_bytes())?;
-                println!("SVG written to {}", path.display());
+                if !json {
+                    println!("SVG written to {}", path.display());
+                }
             }
             Ok(())
         }
@@ -279,6 +290,73 @@ fn after_moves(pos: Position, rules: RuleSet, play: &[String]) -> Result<Game> {
         game.play(mv).map_err(|e| CliError(format!("--play move {} ({m}): {e}", i + 1)))?;
     }
     Ok(game)
+}
+
+/// The game's position with everything the board shows but the picture:
+/// the position, the game so far, its standing, the pieces and every legal
+/// move with the rules that allow it and the squares it besieges.
+pub(crate) fn game_json(game: &Game) -> serde_json::Value {
+    let pos = game.position();
+    let rules = &game.rules;
+    let status = game.status();
+    let legal = if status == Status::Ongoing { pos.legal_moves(rules).to_vec() } else { Vec::new() };
+    let moves: Vec<serde_json::Value> = legal
+        .iter()
+        .map(|&m| {
+            let why = pos.move_reasons(m, rules);
+            json!({
+                "move": m.to_string(),
+                "from": m.from.to_string(),
+                "to": m.to.to_string(),
+                "kind": match m.kind {
+                    engine::rithmo::MoveKind::Plain => "plain",
+                    engine::rithmo::MoveKind::Capture => "capture",
+                    engine::rithmo::MoveKind::Strike => "strike",
+                },
+                "by": why.names(),
+                "sieges": why.sieged.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let mut pieces = Vec::new();
+    for rank in 0..16u8 {
+        for file in 0..8u8 {
+            let sq = engine::rithmo::Square::new(file, rank);
+            if let Some(p) = pos.piece_at(sq) {
+                pieces.push(json!({
+                    "square": sq.to_string(),
+                    "side": p.side.name(),
+                    "shape": format!("{:?}", p.shape).to_lowercase(),
+                    "value": p.value,
+                    "layers": p.pyramid.map(|y| y.layers().iter().map(|m| m.value()).collect::<Vec<_>>()),
+                }));
+            }
+        }
+    }
+    let captured = |s: Side| {
+        let c = pos.captured_by(s);
+        json!({ "men": c.count(), "value": c.value })
+    };
+    let winner = match status {
+        Status::Won(s, _) => Some(s.name()),
+        _ => None,
+    };
+    json!({
+        "fen": pos.to_string(),
+        "start": game.positions()[0].to_string(),
+        "played": game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "rules": rules.name,
+        "victory": rules.victory.to_string(),
+        "side": pos.side_to_move().name(),
+        "status": status.to_string(),
+        "over": status != Status::Ongoing,
+        "winner": winner,
+        "clock": pos.clock,
+        "fullmove": pos.fullmove,
+        "captured": { "Even": captured(Side::Even), "Odd": captured(Side::Odd) },
+        "pieces": pieces,
+        "moves": moves,
+    })
 }
 
 /// An SVG picture goes to a file named `.svg`, in a directory that exists.

@@ -12,14 +12,14 @@ use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use engine::rithmo::{Game, Limits, Position, Preset, RuleSet, Searcher, Side, Status, Victory, render};
+use engine::rithmo::{Game, Limits, Position, Preset, RuleSet, Searcher, Status, Victory, render};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::AppState;
 use super::params::{ApiError, ApiResult, Params, json_body};
 use crate::common::parse_depth;
-use crate::rithmo::{PositionArgs, info_json};
+use crate::rithmo::{PositionArgs, game_json, info_json};
 
 /// The most moves a request may replay.
 const MAX_MOVES: usize = 2000;
@@ -58,74 +58,12 @@ fn replay(fen: Option<&str>, preset: Option<&str>, victory: Option<&str>, moves:
     Ok(game)
 }
 
-fn side_name(s: Side) -> &'static str {
-    s.name()
-}
-
-/// The game's position with everything the board shows.
+/// The game's position with everything the board shows: what `ludus
+/// rithmo show --json` prints, and the picture.
 fn position_json(game: &Game) -> Value {
-    let pos = game.position();
-    let rules = &game.rules;
-    let status = game.status();
-    let legal = if status == Status::Ongoing { pos.legal_moves(rules).to_vec() } else { Vec::new() };
-    let moves: Vec<Value> = legal
-        .iter()
-        .map(|&m| {
-            let why = pos.move_reasons(m, rules);
-            json!({
-                "move": m.to_string(),
-                "from": m.from.to_string(),
-                "to": m.to.to_string(),
-                "kind": match m.kind {
-                    engine::rithmo::MoveKind::Plain => "plain",
-                    engine::rithmo::MoveKind::Capture => "capture",
-                    engine::rithmo::MoveKind::Strike => "strike",
-                },
-                "by": why.names(),
-                "sieges": why.sieged.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    let mut pieces = Vec::new();
-    for rank in 0..16u8 {
-        for file in 0..8u8 {
-            let sq = engine::rithmo::Square::new(file, rank);
-            if let Some(p) = pos.piece_at(sq) {
-                pieces.push(json!({
-                    "square": sq.to_string(),
-                    "side": side_name(p.side),
-                    "shape": format!("{:?}", p.shape).to_lowercase(),
-                    "value": p.value,
-                    "layers": p.pyramid.map(|y| y.layers().iter().map(|m| m.value()).collect::<Vec<_>>()),
-                }));
-            }
-        }
-    }
-    let captured = |s: Side| {
-        let c = pos.captured_by(s);
-        json!({ "men": c.count(), "value": c.value })
-    };
-    let winner = match status {
-        Status::Won(s, _) => Some(side_name(s)),
-        _ => None,
-    };
-    json!({
-        "fen": pos.to_string(),
-        "start": game.positions()[0].to_string(),
-        "played": game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-        "rules": rules.name,
-        "victory": rules.victory.to_string(),
-        "side": side_name(pos.side_to_move()),
-        "status": status.to_string(),
-        "over": status != Status::Ongoing,
-        "winner": winner,
-        "clock": pos.clock,
-        "fullmove": pos.fullmove,
-        "captured": { "Even": captured(Side::Even), "Odd": captured(Side::Odd) },
-        "pieces": pieces,
-        "moves": moves,
-        "svg": render::svg(pos),
-    })
+    let mut v = game_json(game);
+    v["svg"] = json!(render::svg(game.position()));
+    v
 }
 
 async fn position(q: Result<Query<Vec<(String, String)>>, QueryRejection>) -> ApiResult<Json<Value>> {
