@@ -335,6 +335,7 @@ fn study_self_play_reports_scores_and_capture_kinds() {
         .collect();
     let text = stdout(&ludus(&args));
     assert!(text.contains("too few games for an interval") && !text.contains("±"), "{text}");
+    assert!(text.contains("too few games to tell which side is stronger"), "{text}");
 }
 
 #[test]

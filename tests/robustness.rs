@@ -353,6 +353,9 @@ fn replay_takes_draws_by_the_ply_limit() {
         longer[0]["max_plies"] = serde_json::json!(most + 1);
         rewrite(&path, &longer);
         refused(&["replay", p], "do not fit its ply limit");
+        longer[0]["max_plies"] = serde_json::json!("6x");
+        rewrite(&path, &longer);
+        refused(&["replay", p], "is not a number of plies");
         // Only game 1 left in the file.
         rewrite(&path, &games[1..2]);
         refused(&["replay", p], "has no game 0 (1 game recorded: game 1)");
@@ -370,7 +373,9 @@ fn a_full_output_is_an_error_not_a_crash() {
         eprintln!("no /dev/full here: skipped");
         return;
     };
-    for args in [&["rithmo", "perft", "2", "--divide"][..], &["wibold", "table", "--json"], &["rota", "solve"]] {
+    for args in
+        [&["rithmo", "perft", "2", "--divide"][..], &["wibold", "table", "--json"], &["rota", "solve"], &["--help"]]
+    {
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_ludus"))
             .args(args)
             .stdout(full.try_clone().unwrap())
@@ -379,5 +384,32 @@ fn a_full_output_is_an_error_not_a_crash() {
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains("cannot write the output") && !err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+/// A record sent to standard output (by its name or through a link to it)
+/// goes after what the program has written there, whatever file standard
+/// output is; the file stays the one the shell opened.
+#[test]
+fn a_record_to_standard_output_joins_it() {
+    let dir = temp("stdout-record", "dir");
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("out.jsonl");
+    std::os::unix::fs::symlink("/dev/stdout", &link).unwrap();
+    for target in [std::path::PathBuf::from("/dev/stdout"), link] {
+        let file = dir.join("captured.txt");
+        std::fs::write(&file, "BEFORE\n").unwrap();
+        let out = std::fs::OpenOptions::new().append(true).open(&file).unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_ludus"))
+            .args(["arena", "--game", "rota", "--a", "random", "--b", "random", "--games", "3", "-q", "--record"])
+            .arg(&target)
+            .stdout(out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{target:?}: {}", stderr(&o));
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.starts_with("BEFORE\n"), "{target:?}: {text}");
+        assert_eq!(text.lines().filter(|l| l.starts_with("{\"a\"")).count(), 3, "{target:?}: {text}");
+        assert!(text.contains("Arena: rota"), "{target:?}: {text}");
     }
 }

@@ -362,7 +362,11 @@ fn print_report(s: &Summary) {
              advantage (at least {MIN_SAMPLE} games)",
             sc.score, s.games
         );
-        println!("Average length {:.1} plies; {} games drawn by the ply limit", s.average_plies, s.ply_limit_draws);
+        println!(
+            "Average length {:.1} plies; {} drawn by the ply limit",
+            s.average_plies,
+            engine::names::count(s.ply_limit_draws as u64, "game", "games")
+        );
         return;
     }
     // A sweep has no spread to give: its interval is the rule of three.
@@ -386,7 +390,11 @@ fn print_report(s: &Summary) {
              of {}",
             f.results.wins, s.games
         );
-        println!("Average length {:.1} plies; {} games drawn by the ply limit", s.average_plies, s.ply_limit_draws);
+        println!(
+            "Average length {:.1} plies; {} drawn by the ply limit",
+            s.average_plies,
+            engine::names::count(s.ply_limit_draws as u64, "game", "games")
+        );
         return;
     }
     println!(
@@ -403,8 +411,9 @@ fn print_report(s: &Summary) {
         f.results.losses
     );
     println!(
-        "Average length {:.1} plies; {} games drawn by the ply limit (counted as draws)",
-        s.average_plies, s.ply_limit_draws
+        "Average length {:.1} plies; {} drawn by the ply limit (counted as draws)",
+        s.average_plies,
+        engine::names::count(s.ply_limit_draws as u64, "game", "games")
     );
 }
 

@@ -58,10 +58,21 @@ enum Command {
 /// Runs the command line and returns the process exit code: 0 on success,
 /// 2 on bad input or a command that cannot run.
 pub fn main() -> ExitCode {
+    report_failed_prints();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         // Help and version go to standard output as clap writes them.
-        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) if !e.use_stderr() => {
+            return match e.print() {
+                Ok(()) => ExitCode::SUCCESS,
+                // A reader that stopped early (`ludus --help | head -1`).
+                Err(w) if w.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(w) => {
+                    eprintln!("error: cannot write the output: {w}");
+                    ExitCode::from(error::EXIT_FAILURE)
+                }
+            };
+        }
         Err(e) => {
             eprint!("{}", error::printable(&e.render().to_string()));
             return ExitCode::from(error::EXIT_FAILURE);
@@ -72,7 +83,6 @@ pub fn main() -> ExitCode {
     if !matches!(cli.command, Command::Serve(_)) {
         quiet_on_closed_pipe();
     }
-    report_failed_prints();
     let result = match cli.command {
         Command::Rota(a) => rota::run(a),
         Command::Merels(a) => merels::run(a),
@@ -111,7 +121,10 @@ fn report_failed_prints() {
         let text =
             payload.downcast_ref::<String>().map(String::as_str).or_else(|| payload.downcast_ref::<&str>().copied());
         if let Some(text) = text {
-            if let Some(why) = text.strip_prefix("failed printing to stdout: ") {
+            // A formatter error is a fault of the program's own, not of the
+            // output: that one stays a panic.
+            let why = text.strip_prefix("failed printing to stdout: ").filter(|w| *w != "formatter error");
+            if let Some(why) = why {
                 use std::io::Write;
                 let _ = writeln!(std::io::stderr(), "error: cannot write the output: {why}");
                 std::process::exit(error::EXIT_FAILURE.into());

@@ -71,6 +71,7 @@ fn find_record(path: &Path, index: u64) -> Result<(usize, Value)> {
         seen.push(i);
     }
     seen.sort_unstable();
+    seen.dedup();
     let listed = match seen.as_slice() {
         [] => String::new(),
         [one] => format!(": game {one}"),
@@ -145,7 +146,11 @@ pub fn result_holds(record: &Value, moves: usize, outcomes: &[Option<Outcome>]) 
         ));
     }
     // The ply limit, where the record gives it (older records do not).
-    if let Some(most) = record["max_plies"].as_u64() {
+    let given = record.get("max_plies").filter(|v| !v.is_null());
+    if given.is_some_and(|v| !v.is_u64()) {
+        return Err(format!("the record's 'max_plies' ({}) is not a number of plies", record["max_plies"]));
+    }
+    if let Some(most) = given.and_then(Value::as_u64) {
         let n = moves as u64;
         if (ply_limit && n != most) || n > most {
             return Err(format!(
@@ -232,7 +237,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         _ if record["ply_limit"].as_bool() == Some(true) => "drawn by the ply limit".into(),
         _ => "drawn".into(),
     };
-    println!("Result after {} plies: {result}", moves.len());
+    println!("Result after {}: {result}", engine::names::count(moves.len() as u64, "ply", "plies"));
     Ok(())
 }
 

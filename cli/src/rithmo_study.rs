@@ -354,7 +354,11 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
             args.max_plies,
             secs
         );
-        if (logs.len() as u64) < engine::stats::MIN_SAMPLE {
+        // As the arena: below 30 games an interval only for a sweep (the
+        // rule of three), and a verdict only from an interval.
+        let swept = even_score.score == 0.0 || even_score.score == 1.0;
+        let few = (logs.len() as u64) < engine::stats::MIN_SAMPLE && !swept;
+        if few {
             println!(
                 "  Even's score {:.4}; Even wins {}, draws {}, Odd wins {}: too few games for an interval or an Elo \
                  estimate (at least {})",
@@ -365,11 +369,11 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
                 engine::stats::MIN_SAMPLE
             );
         } else {
+            let spread = if swept { String::new() } else { format!(" ± {:.4}", 1.96 * even_score.std_error) };
             println!(
-                "  Even's score {:.4} ± {:.4} (95% interval {:.4} to {:.4}); Even wins {}, draws {}, Odd wins {}; Elo of \
+                "  Even's score {:.4}{spread} (95% interval {:.4} to {:.4}); Even wins {}, draws {}, Odd wins {}; Elo of \
              Even over Odd {:+.1} ({:+.1} to {:+.1})",
                 even_score.score,
-                1.96 * even_score.std_error,
                 even_score.low,
                 even_score.high,
                 f.results.wins,
@@ -380,7 +384,9 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
                 arena::elo(even_score.high)
             );
         }
-        let stronger = if even_score.low > 0.5 {
+        let stronger = if few {
+            "too few games to tell which side is stronger"
+        } else if even_score.low > 0.5 {
             "Even is stronger"
         } else if even_score.high < 0.5 {
             "Odd is stronger"
@@ -388,8 +394,9 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
             "neither side is shown stronger"
         };
         println!(
-            "  {stronger}; average length {:.1} plies; {ply_limit} games reached the ply limit",
-            summary.average_plies
+            "  {stronger}; average length {:.1} plies; {} reached the ply limit",
+            summary.average_plies,
+            engine::names::count(ply_limit as u64, "game", "games")
         );
         let ends: Vec<String> = by_reason.iter().map(|(r, n)| format!("{r} {n}")).collect();
         println!("  endings: {}", ends.join(", "));

@@ -520,11 +520,11 @@ fn print_simulation(o: &mut String, r: &SimReport, secs: f64, threads: usize) {
         let agree = if f.ks_p_value > 0.01 && chi_p > 0.01 { "agrees with" } else { "departs from" };
         say!(
             o,
-            "  Kolmogorov–Smirnov D = {:.4} (p = {:.3}), chi-square {:.1} on {} degrees of freedom (p = {:.3}): the simulation {agree} the exact law.",
+            "  Kolmogorov–Smirnov D = {:.4} (p = {:.3}), chi-square {:.1} on {} (p = {:.3}): the simulation {agree} the exact law.",
             f.ks_distance,
             f.ks_p_value,
             f.chi_square.unwrap_or(0.0),
-            f.chi_square_dof,
+            engine::names::count(f.chi_square_dof, "degree of freedom", "degrees of freedom"),
             chi_p
         );
     }

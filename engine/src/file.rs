@@ -4,9 +4,9 @@
 //! [`write_atomic`]: the bytes go to a temporary file beside the target,
 //! which is flushed to the disk and then renamed over the target, so a
 //! reader (or a crash) sees the old file or the complete new one, never a
-//! part. A symbolic link is followed (the file it names is replaced, the
-//! link stays), and what is not a file — a pipe, a device, `/dev/stdout` —
-//! is written to as it is.
+//! part. Symbolic links are followed (the file they name is replaced, the
+//! links stay), and what is not a file — a pipe, a device, `/dev/stdout`,
+//! or a link to one — is appended to as it is.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -67,6 +67,38 @@ pub fn check_writable(path: &Path) -> Result<(), WriteError> {
     Ok(())
 }
 
+/// What a path to write names once its links are followed.
+enum Target {
+    /// A file (there or not yet), written whole.
+    File(PathBuf),
+    /// A pipe, a device, or the system's name of a stream (`/dev/stdout`,
+    /// `/dev/fd/N`, `/proc/...`), written to as it is.
+    Stream,
+}
+
+/// The most links followed from one path.
+const MOST_LINKS: usize = 40;
+
+/// Follows the links of `path` (its last component) to the file they name,
+/// or to a stream met on the way.
+fn resolve(path: &Path) -> io::Result<Target> {
+    let mut at = path.to_path_buf();
+    for _ in 0..MOST_LINKS {
+        let stream = ["/dev/stdout", "/dev/stderr", "/dev/stdin"].iter().any(|s| at == Path::new(s))
+            || at.starts_with("/dev/fd")
+            || at.starts_with("/proc");
+        if stream {
+            return Ok(Target::Stream);
+        }
+        match fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => at = parent(&at).join(fs::read_link(&at)?),
+            Ok(m) if !m.is_file() && !m.is_dir() => return Ok(Target::Stream),
+            _ => return Ok(Target::File(at)),
+        }
+    }
+    Err(io::Error::other(format!("more than {MOST_LINKS} links in a row (a loop?)")))
+}
+
 /// Writes `path` through `fill`, which receives a buffered writer: to a
 /// temporary file in the same directory, synced to the disk, then renamed
 /// over `path` (and the directory synced, so the rename itself survives a
@@ -77,31 +109,20 @@ pub fn write_atomic_with(
     fill: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
 ) -> Result<(), WriteError> {
     let io_err = |source| WriteError::Io { path: path.to_path_buf(), source };
-    // A pipe or a device (or a link to one) takes the bytes as they come;
-    // so do the system's names of the standard streams, whatever they
-    // stand for.
-    let special = fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
-    let stream = path.parent() == Some(Path::new("/dev")) || path.starts_with("/dev/fd") || path.starts_with("/proc");
-    if special || stream {
-        let written = (|| {
-            let mut w = BufWriter::new(fs::OpenOptions::new().write(true).create(!special).open(path)?);
-            fill(&mut w)?;
-            w.flush()
-        })();
-        return written.map_err(io_err);
-    }
-    // A link: the file it names is written (a link to nothing yet, the file
-    // it would name).
-    if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-        let target = match fs::canonicalize(path) {
-            Ok(t) => t,
-            Err(_) => parent(path).join(fs::read_link(path).map_err(io_err)?),
-        };
-        if fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(io_err(io::Error::other("a link to a link that names nothing")));
+    let path = match resolve(path).map_err(io_err)? {
+        Target::File(file) => file,
+        // Appended to where the stream stands, after what the program has
+        // already written there (`> out` or `>> out` alike).
+        Target::Stream => {
+            let written = (|| {
+                let mut w = BufWriter::new(fs::OpenOptions::new().append(true).open(path)?);
+                fill(&mut w)?;
+                w.flush()
+            })();
+            return written.map_err(io_err);
         }
-        return write_atomic_with(&target, fill);
-    }
+    };
+    let path = path.as_path();
     check_writable(path)?;
     let dir = parent(path);
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -183,6 +204,21 @@ mod tests {
         write_atomic(&dangling, b"made").unwrap();
         assert!(fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
         assert_eq!(fs::read(dir.join("made.txt")).unwrap(), b"made");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn chains_of_links_are_followed_and_loops_refused() {
+        let dir = scratch("chain");
+        std::os::unix::fs::symlink("b.txt", dir.join("a.txt")).unwrap();
+        std::os::unix::fs::symlink("c.txt", dir.join("b.txt")).unwrap();
+        write_atomic(&dir.join("a.txt"), b"end").unwrap();
+        assert_eq!(fs::read(dir.join("c.txt")).unwrap(), b"end");
+        assert!(fs::symlink_metadata(dir.join("b.txt")).unwrap().file_type().is_symlink());
+        std::os::unix::fs::symlink("y.txt", dir.join("x.txt")).unwrap();
+        std::os::unix::fs::symlink("x.txt", dir.join("y.txt")).unwrap();
+        let e = write_atomic(&dir.join("x.txt"), b"never").unwrap_err();
+        assert!(e.to_string().contains("a loop?"), "{e}");
         fs::remove_dir_all(&dir).unwrap();
     }
 
