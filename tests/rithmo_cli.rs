@@ -91,6 +91,13 @@ fn show_json_lists_the_legal_moves() {
     let perft = ludus(&["rithmo", "perft", "1", "--play", "d4-d5", "--json"]);
     let perft: serde_json::Value = serde_json::from_slice(&perft.stdout).unwrap();
     assert_eq!(v["moves"].as_array().unwrap().len() as u64, perft["nodes"].as_u64().unwrap());
+    // A struck pyramid says so.
+    let fen = "7,s49/8/8/8/8/8/8/8/8/8/3,c36,4/s55,2,P[S36.S25.T16.T9.C4.C1],4/8/8/8/7,S25 o - - 0 1";
+    let o = ludus(&["rithmo", "show", "--fen", fen, "--play", "d6*d5", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let pyramid = v["pieces"].as_array().unwrap().iter().find(|p| p["square"] == "d5").unwrap().clone();
+    assert_eq!(pyramid["whole"], false, "{pyramid}");
+    assert_eq!(pyramid["layers"].as_array().unwrap().len(), 5, "{pyramid}");
 }
 
 /// Depth and time together: the search ends at the first.

@@ -329,6 +329,7 @@ pub(crate) fn game_json(game: &Game) -> serde_json::Value {
                     "shape": format!("{:?}", p.shape).to_lowercase(),
                     "value": p.value,
                     "layers": p.pyramid.map(|y| y.layers().iter().map(|m| m.value()).collect::<Vec<_>>()),
+                    "whole": p.pyramid.map(|y| y.intact),
                 }));
             }
         }
