@@ -213,3 +213,24 @@ fn bad_input_exits_2_with_a_message() {
     }
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file left behind");
 }
+
+/// `wibold play --json`: the rolls, each player's virtues and the verdicts;
+/// every one of the 56 virtues acquired once.
+#[test]
+fn play_json_lists_the_rolls_and_the_end() {
+    for rules in ["full", "simplified"] {
+        let o = ludus(&["wibold", "play", "--rules", rules, "--players", "3", "--json"]);
+        assert!(o.status.success(), "{rules}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let rolls = v["rolls"].as_array().unwrap();
+        assert_eq!(rolls.len() as u64, v["total_rolls"].as_u64().unwrap(), "{rules}");
+        let acquired: usize = rolls.iter().map(|r| r["acquired"].as_array().unwrap().len()).sum();
+        assert_eq!(acquired, 56, "{rules}");
+        let held: usize = v["seats"].as_array().unwrap().iter().map(|s| s["virtues"].as_array().unwrap().len()).sum();
+        assert_eq!(held, 56, "{rules}");
+        assert!(!v["verdict"]["winners"].as_array().unwrap().is_empty(), "{rules}");
+        let o = ludus(&["wibold", "play", "--rules", rules, "--players", "3", "--json", "--acquisitions"]);
+        let w: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert!(w["rolls"].as_array().unwrap().iter().all(|r| !r["acquired"].as_array().unwrap().is_empty()));
+    }
+}

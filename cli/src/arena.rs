@@ -28,7 +28,7 @@ use crate::rithmo::PositionArgs;
 pub enum GameName {
     /// Rota, the Roman wheel game
     Rota,
-    /// The merels family, with and without dice (--board three, six or nine)
+    /// The merels family, with and without dice (--board rota, three, six or nine)
     Merels,
     /// Rithmomachia
     Rithmo,
@@ -136,7 +136,11 @@ fn run_merels(args: &ArenaArgs) -> Result<()> {
         (true, None | Some(BoardKind::Rota)) => BoardKind::Rota,
         (true, Some(b)) => return Err(CliError(format!("--game rota is played on the rota board, not {b}"))),
         (false, Some(b)) => b,
-        (false, None) => return Err("--game merels needs --board three, six or nine (rota is --game rota)".into()),
+        (false, None) => {
+            return Err(
+                "--game merels needs --board rota, three, six or nine (--game rota is rota without dice)".into()
+            );
+        }
     };
     let dice = args.dice.unwrap_or(if rota { Dice::None } else { Dice::Schaedler });
     let rules = rules_for(kind, dice, &args.rules, &args.more)?;

@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use engine::wibold::dice::{Cast, TETRAHEDRON, cubes_from_index};
 use engine::wibold::outcome::{Miss, Reading, read};
-use engine::wibold::{Game, Players, Rules, Scoring, Strategy, Verdict, Virtue, complementary_pairs};
+use engine::wibold::{Game, Players, Rules, Scoring, Strategy, Verdict, Virtue, VirtueSet, complementary_pairs};
 use serde_json::{Value, json};
 use solver::wibold::analysis::{ArticleSimulation, CURVE_TOLERANCE, QUANTILES};
 use solver::wibold::simulate::{LoggedRoll, ScoringReport, report};
@@ -98,6 +98,9 @@ enum WiboldCmd {
         /// Show only the rolls that acquire a virtue
         #[arg(long)]
         acquisitions: bool,
+        /// One JSON object: every roll (or every acquiring one) and the end
+        #[arg(long)]
+        json: bool,
     },
     /// Strategies of the choice variant against each other
     ///
@@ -161,7 +164,7 @@ pub fn run(args: WiboldArgs) -> Result<()> {
         WiboldCmd::Simulate { game, games, threads, quiet, json, plot } => {
             simulate_cmd(&game, games, threads, quiet || json, json, plot)
         }
-        WiboldCmd::Play { game, acquisitions } => play(&game, acquisitions),
+        WiboldCmd::Play { game, acquisitions, json } => play(&game, acquisitions, json),
         WiboldCmd::Strategies { lineup, games, seed, scoring, threads, quiet, json } => {
             strategies(&lineup, games, seed, scoring, threads, quiet || json, json)
         }
@@ -595,9 +598,12 @@ fn print_scoring(o: &mut String, title: &str, s: &ScoringReport, games: u64) {
     );
 }
 
-fn play(g: &GameArgs, acquisitions: bool) -> Result<()> {
+fn play(g: &GameArgs, acquisitions: bool, json: bool) -> Result<()> {
     let players = g.players;
     let (game, log) = play_logged(g.rules, players, g.seed);
+    if json {
+        return print_json(&play_json(g, &game, &log, acquisitions));
+    }
     let o = &mut String::new();
     say!(
         o,
@@ -705,6 +711,68 @@ fn play(g: &GameArgs, acquisitions: bool) -> Result<()> {
     say!(o, "{}", verdict_text(&game, Scoring::Virtues));
     say!(o, "With the bonus for complementary pairs: {}", verdict_text(&game, Scoring::Pairs));
     emit(o)
+}
+
+/// `wibold play --json`: the rolls (what each showed and acquired), then
+/// each player's virtues and the verdicts under both scorings.
+fn play_json(g: &GameArgs, game: &Game, log: &[LoggedRoll], acquisitions: bool) -> Value {
+    let names = |set: VirtueSet| set.iter().map(|v| v.latin()).collect::<Vec<_>>();
+    let rolls: Vec<Value> = log
+        .iter()
+        .filter(|r| !acquisitions || !r.gained.is_empty())
+        .map(|r| {
+            let mut v = json!({
+                "roll": r.number,
+                "player": r.seat + 1,
+                "outcome": r.outcome,
+                "acquired": names(r.gained),
+            });
+            match g.rules {
+                Rules::Full => {
+                    let cast = Cast::from_index(r.outcome);
+                    let t = cast.throw;
+                    v["cubes"] = json!((0..3).map(|i| t.face(i).to_string()).collect::<Vec<_>>());
+                    v["base"] = json!(TETRAHEDRON[t.base as usize].to_string());
+                    v["virtue"] = json!(read(cast).virtue().latin());
+                }
+                Rules::Simplified => {
+                    let p = cubes_from_index(r.outcome);
+                    v["pips"] = json!(p);
+                    v["sum"] = json!(p[0] + p[1] + p[2]);
+                }
+            }
+            v
+        })
+        .collect();
+    let verdict = |scoring: Scoring| {
+        let v = game.verdict(scoring);
+        json!({
+            "winners": v.winners.iter().map(|s| s + 1).collect::<Vec<_>>(),
+            "tied": v.tied,
+            "karitas_broke_tie": v.karitas_broke_tie,
+        })
+    };
+    let seats: Vec<Value> = (0..game.players())
+        .map(|s| {
+            let held = game.held(s);
+            json!({
+                "player": s + 1,
+                "virtues": names(held),
+                "pairs": complementary_pairs(held),
+                "karitas": held.contains(Virtue::KARITAS),
+            })
+        })
+        .collect();
+    json!({
+        "rules": g.rules.to_string(),
+        "players": game.players(),
+        "seed": g.seed,
+        "total_rolls": game.rolls(),
+        "rolls": rolls,
+        "seats": seats,
+        "verdict": verdict(Scoring::Virtues),
+        "verdict_with_pairs": verdict(Scoring::Pairs),
+    })
 }
 
 fn verdict_text(game: &Game, scoring: Scoring) -> String {
