@@ -359,65 +359,61 @@ fn print_report(s: &Summary) {
     row("  moving 2nd", &s.b_second);
     println!();
     let sc = &s.score;
-    let swept = s.games > 0 && (sc.score == 1.0 || sc.score == 0.0);
-    if (s.games as u64) < MIN_SAMPLE && !swept {
+    let few = (s.games as u64) < MIN_SAMPLE;
+    if !engine::stats::interval_shown(s.games as u64, sc.score) {
         println!(
             "A's score {:.4} over {} game(s): too few for an interval, an Elo estimate or a first player's \
              advantage (at least {MIN_SAMPLE} games)",
             sc.score, s.games
         );
-        println!(
-            "Average length {:.1} plies; {} drawn by the ply limit",
-            s.average_plies,
-            engine::names::count(s.ply_limit_draws as u64, "game", "games")
-        );
-        return;
-    }
-    // A sweep has no spread to give: its interval is the rule of three.
-    let spread = if swept { String::new() } else { format!(" ± {:.4}", 1.96 * sc.std_error) };
-    println!("A's score {:.4}{spread} (95% interval {:.4} to {:.4}; wins count 1, draws ½)", sc.score, sc.low, sc.high);
-    let note = if sc.score == 1.0 || sc.score == 0.0 {
-        " — one bot won every game: no finite estimate; the interval's finite end is the rule of three"
     } else {
-        ""
-    };
-    println!(
-        "Elo difference A − B: {} (95% interval {} to {}){note}",
-        elo_text(s.elo),
-        elo_text(s.elo_low),
-        elo_text(s.elo_high)
-    );
-    let f = &s.first_seat;
-    if (s.games as u64) < MIN_SAMPLE {
+        // Below MIN_SAMPLE only a sweep has an interval: the rule of three,
+        // with no spread to give.
+        let swept = sc.score == 1.0 || sc.score == 0.0;
+        let spread = if swept { String::new() } else { format!(" ± {:.4}", 1.96 * sc.std_error) };
         println!(
-            "First player's advantage: too few games for an estimate (at least {MIN_SAMPLE}); the first seat won {} \
-             of {}",
-            f.results.wins, s.games
+            "A's score {:.4}{spread} (95% interval {:.4} to {:.4}; wins count 1, draws ½)",
+            sc.score, sc.low, sc.high
         );
+        let note = if swept {
+            " — one bot won every game: no finite estimate; the interval's finite end is the rule of three"
+        } else {
+            ""
+        };
         println!(
-            "Average length {:.1} plies; {} drawn by the ply limit",
-            s.average_plies,
-            engine::names::count(s.ply_limit_draws as u64, "game", "games")
+            "Elo difference A − B: {} (95% interval {} to {}){note}",
+            elo_text(s.elo),
+            elo_text(s.elo_low),
+            elo_text(s.elo_high)
         );
-        return;
+        let f = &s.first_seat;
+        if few {
+            println!(
+                "First player's advantage: too few games for an estimate (at least {MIN_SAMPLE}); the first seat \
+                 won {} of {}",
+                f.results.wins, s.games
+            );
+        } else {
+            println!(
+                "First player's advantage: the first seat scored {:.4} (95% interval {:.4} to {:.4}) and won {:.2}% \
+                 of games (95% interval {:.2}% to {:.2}%); {} wins, {} draws, {} losses",
+                f.score.score,
+                f.score.low,
+                f.score.high,
+                100.0 * f.win_rate,
+                100.0 * f.win_rate_low,
+                100.0 * f.win_rate_high,
+                f.results.wins,
+                f.results.draws,
+                f.results.losses
+            );
+        }
     }
     println!(
-        "First player's advantage: the first seat scored {:.4} (95% interval {:.4} to {:.4}) and won {:.2}% of \
-         games (95% interval {:.2}% to {:.2}%); {} wins, {} draws, {} losses",
-        f.score.score,
-        f.score.low,
-        f.score.high,
-        100.0 * f.win_rate,
-        100.0 * f.win_rate_low,
-        100.0 * f.win_rate_high,
-        f.results.wins,
-        f.results.draws,
-        f.results.losses
-    );
-    println!(
-        "Average length {:.1} plies; {} drawn by the ply limit (counted as draws)",
+        "Average length {:.1} plies; {} drawn by the ply limit{}",
         s.average_plies,
-        engine::names::count(s.ply_limit_draws as u64, "game", "games")
+        engine::names::count(s.ply_limit_draws as u64, "game", "games"),
+        if few { "" } else { " (counted as draws)" }
     );
 }
 

@@ -101,8 +101,8 @@ fn standing(done: u64, here: u64, total: u64, elapsed: Duration, busy: Option<Du
     let rate = |secs: f64| here as f64 / secs / 1e6;
     let mut out = format!("{share:.1}% of indices, {} left at {:.2} M/s", left(secs), rate(secs));
     if let Some(busy) = busy.map(|b| b.as_secs_f64()).filter(|&b| b >= 1.0 && b < 0.8 * secs) {
-        let s = if threads == 1 { "" } else { "s" };
-        out += &format!("; {} at {:.2} M/s with its {threads} thread{s} busy", left(busy), rate(busy));
+        let threads = engine::names::count(threads as u64, "thread", "threads");
+        out += &format!("; {} at {:.2} M/s with its {threads} busy", left(busy), rate(busy));
     }
     out
 }

@@ -79,9 +79,9 @@ fn find_record(path: &Path, index: u64) -> Result<(usize, Value)> {
         [lo, .., hi] => format!(": games from {lo} to {hi}, some missing"),
     };
     Err(CliError(format!(
-        "{} has no game {index} ({count} game{} recorded{listed})",
+        "{} has no game {index} ({} recorded{listed})",
         path.display(),
-        if count == 1 { "" } else { "s" }
+        engine::names::count(count, "game", "games")
     )))
 }
 

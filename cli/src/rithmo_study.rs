@@ -357,7 +357,7 @@ fn sides(args: &StudyArgs, rules: RuleSet, start: &Position) -> Result<Value> {
         // As the arena: below 30 games an interval only for a sweep (the
         // rule of three), and a verdict only from an interval.
         let swept = even_score.score == 0.0 || even_score.score == 1.0;
-        let few = (logs.len() as u64) < engine::stats::MIN_SAMPLE && !swept;
+        let few = !engine::stats::interval_shown(logs.len() as u64, even_score.score);
         if few {
             println!(
                 "  Even's score {:.4}; Even wins {}, draws {}, Odd wins {}: too few games for an interval or an Elo \

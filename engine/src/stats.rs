@@ -9,6 +9,13 @@ pub const Z95: f64 = 1.959963984540054;
 /// and tests do not hold, and reports say so instead.
 pub const MIN_SAMPLE: u64 = 30;
 
+/// Whether `games` scoring `score` (wins 1, draws ½) give a score interval
+/// worth printing: from [`MIN_SAMPLE`] games on, or a sweep (all won or all
+/// lost: the rule of three) with fewer.
+pub fn interval_shown(games: u64, score: f64) -> bool {
+    games >= MIN_SAMPLE || (games > 0 && (score == 0.0 || score == 1.0))
+}
+
 /// Wilson's 95% interval for a proportion `k / n` (the whole `[0, 1]` when
 /// nothing was observed).
 pub fn wilson(k: u64, n: u64) -> (f64, f64) {
