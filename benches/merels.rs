@@ -1,6 +1,6 @@
 //! Benchmarks of the merels solver: indexing, one sector group's retrograde
 //! pass, the phases of strategy iteration under Schädler's dice (exits and
-//! children, warm start, one whole exact evaluation, one whole improvement
+//! children, settling the sure positions, warm start, one whole exact evaluation, one whole improvement
 //! pass, one search for loops to hold, the progress ranks, the whole group),
 //! the check of a whole database (`ludus merels verify`, without dice and
 //! under Murray's and Bell's readings), the chances of perfect play a layer
@@ -68,12 +68,24 @@ fn passes(c: &mut Criterion) {
             });
             let warm = || {
                 let mut it = Group::new(&rules, &known, ix.clone(), &Silent);
+                it.settle();
                 it.warm(&Silent);
                 it
             };
-            g.bench_function("strategy iteration: warm start", |b| {
+            g.bench_function("strategy iteration: settling the sure positions", |b| {
                 b.iter_batched(
                     || Group::new(&rules, &known, ix.clone(), &Silent),
+                    |mut it| it.settle(),
+                    BatchSize::PerIteration,
+                )
+            });
+            g.bench_function("strategy iteration: warm start", |b| {
+                b.iter_batched(
+                    || {
+                        let mut it = Group::new(&rules, &known, ix.clone(), &Silent);
+                        it.settle();
+                        it
+                    },
                     |mut it| it.warm(&Silent),
                     BatchSize::PerIteration,
                 )
