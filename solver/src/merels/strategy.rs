@@ -903,6 +903,14 @@ impl<'a> Group<'a> {
             Blocked::Draw => to_code(0.0),
             _ => to_code(-1.0),
         };
+        // A blocked player who passes makes the pass an in-group child after
+        // both throws, so a player with no step here has no leap either: the
+        // point a leap fills lies on a line with two of its men and next to
+        // one of them (the middle of a line neighbours both ends), so a step
+        // into it exists. (With a leap and no step, it would pass only after
+        // a normal throw, which the model of one set of children for both
+        // throws cannot say.)
+        debug_assert!(normal_any || !special_any || self.rules.blocked != Blocked::Pass, "a leap without a step");
         if !normal_any {
             en = blocked;
         }

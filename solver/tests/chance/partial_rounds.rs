@@ -266,6 +266,9 @@ fn settling_the_sure_positions_first_gives_the_iterations_values() {
                 assert!(s.gap < 1e-8 && s.repairs == 0 && s.stuck == 0, "{label}: {s:?}");
             }
             assert_eq!(s2.settled, 0);
+            // The settled positions are ranked as before (the side ahead's
+            // way to the win).
+            assert_eq!(s1.ranked, s2.ranked, "{label}: positions ranked");
             settled[usize::from(k == 1)] += s1.settled;
             agree_within_errors(&label, &first, &left);
         }
