@@ -727,7 +727,7 @@ impl<'a> Group<'a> {
     }
 
     /// Every position with in-group children is examined by each side's
-    /// next pass.
+    /// next pass. A settled position is never listed: its flags stay set.
     fn mark_all_dirty(&mut self) {
         let n = self.n;
         for side in [FIRST, SECOND] {
@@ -735,7 +735,7 @@ impl<'a> Group<'a> {
         }
         for p in 0..n {
             let has = self.kind[p] == LIVE && !self.kids(p).is_empty();
-            *self.flag[p].get_mut() = if has { 3 } else { 0 };
+            *self.flag[p].get_mut() = if has || self.kind[p] == SURE { 3 } else { 0 };
             if has {
                 for side in [FIRST, SECOND] {
                     if self.in_play(side, p) {
