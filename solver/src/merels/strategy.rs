@@ -586,7 +586,7 @@ impl<'a> Group<'a> {
             .into_par_iter()
             .map(|w| {
                 (0..64)
-                    .filter(|b| w * 64 + b < n && matches!(self.kind[w * 64 + b], LIVE | SURE) && second(w * 64 + b))
+                    .filter(|b| w * 64 + b < n && self.kind[w * 64 + b] == LIVE && second(w * 64 + b))
                     .fold(0u64, |x, b| x | 1 << b)
             })
             .collect();
@@ -2770,10 +2770,7 @@ mod tests {
             for group in [&["3-0-3-0"][..], &["3-0-5-0", "5-0-3-0"], &["4-0-4-0"], &["4-0-5-0", "5-0-4-0"]] {
                 let ix = group
                     .iter()
-                    .map(|k| {
-                        let n: Vec<u8> = k.split('-').map(|x| x.parse().expect("a count")).collect();
-                        Indexer::new(known.board_tables.clone(), Sector { w: n[0], wf: n[1], b: n[2], bf: n[3] })
-                    })
+                    .map(|k| Indexer::new(known.board_tables.clone(), Sector::from_key(k).expect("a sector key")))
                     .collect();
                 let mut g = Group::new(&rules, &known, ix, &Silent);
                 let want = sure_by_sweeps(&g);

@@ -244,8 +244,8 @@ fn one_thread_or_four_give_the_same_bits() {
 /// The positions that are sure wins or losses whatever the throws are
 /// settled before the iteration (`Group::settle`); leaving them to the
 /// iteration gives every position the same value within the two solves'
-/// proven errors, both ending with optimal strategies. The settled groups include the unbalanced ones where
-/// most positions are sure.
+/// proven errors, both ending with optimal strategies and as many positions
+/// ranked. The groups settled include the unbalanced 3 v 6.
 #[test]
 fn settling_the_sure_positions_first_gives_the_iterations_values() {
     let six = Rules::new(BoardKind::Six, Dice::Schaedler);
@@ -273,6 +273,6 @@ fn settling_the_sure_positions_first_gives_the_iterations_values() {
             agree_within_errors(&label, &first, &left);
         }
     }
-    // Some in every group kind, most of the unbalanced 3 v 6.
+    // Some in the balanced groups and some in the unbalanced 3 v 6.
     assert!(settled[0] > 1000 && settled[1] > 1000, "{settled:?}");
 }
