@@ -2,7 +2,7 @@
 //! pass, the phases of strategy iteration under Schädler's dice (exits and
 //! children, settling the sure positions, warm start, one whole exact
 //! evaluation, one whole improvement pass, one search for loops to hold, the
-//! progress ranks, the whole group),
+//! progress ranks, the whole group with its children stored and generated),
 //! the check of a whole database (`ludus merels verify`, without dice and
 //! under Murray's and Bell's readings), the chances of perfect play a layer
 //! at a time from a database, and the whole Rota solve.
@@ -10,7 +10,7 @@
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use engine::merels::{Board, BoardKind, Dice, Rules};
 use solver::merels::index::Cursor;
-use solver::merels::strategy::{self, Group, SECOND};
+use solver::merels::strategy::{self, Group, Moves, SECOND};
 use solver::merels::{BoardTables, Indexer, Sector, Silent, Solution, SolveOptions};
 use std::hint::black_box;
 
@@ -113,6 +113,12 @@ fn passes(c: &mut Criterion) {
             // time), and at once.
             g.bench_function("strategy iteration: whole group", |b| {
                 b.iter(|| known.solve_group(&group, &opts, &Silent))
+            });
+            // The same with the in-group children and parents generated
+            // from the rules when read rather than stored in lists.
+            let generated = SolveOptions { moves: Some(Moves::Generated), ..opts.clone() };
+            g.bench_function("strategy iteration: whole group, children generated", |b| {
+                b.iter(|| known.solve_group(&group, &generated, &Silent))
             });
             g.bench_function("strategy iteration: whole group at once", |b| {
                 b.iter(|| Group::new(&rules, &known, ix.clone(), &Silent).run(0.0, &Silent))

@@ -7,6 +7,7 @@ use clap::{Args, Subcommand};
 use engine::merels::{BoardKind, Dice, Position, Rules, render};
 use solver::merels::plan::human_bytes;
 use solver::merels::report::{MerelsReport, report_with};
+use solver::merels::strategy::Moves;
 use solver::merels::{Solution, SolveOptions};
 
 use crate::common::{parse_gib, parse_threads, pool, print_json};
@@ -43,6 +44,14 @@ impl RuleSet {
     }
 }
 
+/// `ludus merels solve --children`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum Children {
+    Auto,
+    Stored,
+    Generated,
+}
+
 /// A rule set's database: what `plan`, `verify` and `compact` work on.
 #[derive(Args, Debug)]
 struct OnDatabase {
@@ -69,6 +78,13 @@ enum MerelsCmd {
         /// with its estimate; everything smaller stays on disk)
         #[arg(long, value_name = "GIB", default_value_t = 14.0, value_parser = parse_gib)]
         memory: f64,
+        /// Under chance, how a group keeps its positions' in-group children
+        /// and parents: in lists (fast, about 8 bytes per child), generated
+        /// from the rules when read (no lists, slower; the same values and
+        /// files), or auto: in lists where the group fits --memory with
+        /// them, else generated
+        #[arg(long, value_name = "HOW", value_enum, default_value_t = Children::Auto)]
+        children: Children,
         /// Solve only the sector group holding this sector (`w-wf-b-bf`, as
         /// `ludus merels plan` lists them) from its successors' files in the
         /// database; refused while any of them is missing
@@ -232,7 +248,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
             let rules = game.resolve()?;
             plan(&rules, &db, max_men, gib(memory), json)
         }
-        MerelsCmd::Solve { game, db, max_men, memory, group, checkpoint_every, threads, quiet, json } => {
+        MerelsCmd::Solve { game, db, max_men, memory, children, group, checkpoint_every, threads, quiet, json } => {
             check_max_men(max_men)?;
             let rules = game.resolve()?;
             let opts = SolveOptions {
@@ -241,6 +257,11 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                 from: None,
                 keep_all: rules.board.kind != BoardKind::Nine || db.no_db,
                 memory_limit: gib(memory),
+                moves: match children {
+                    Children::Auto => None,
+                    Children::Stored => Some(Moves::Stored),
+                    Children::Generated => Some(Moves::Generated),
+                },
                 group,
                 checkpoint_every: std::time::Duration::from_secs(checkpoint_every),
             };
@@ -510,14 +531,16 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, 
         }));
     }
     println!("Merels plan: {} in {}\n", rules.label(), db.dir().display());
-    println!("{:<12} {:<22} {:>14} {:>11}  {:<5} needs", "group", "sectors", "indices", "memory", "done");
+    println!("{:<12} {:<22} {:>14} {:>12}  {:<5} needs", "group", "sectors", "indices", "memory", "done");
     for (g, &f) in groups.iter().zip(&finished) {
+        // The groups whose solve generates the children (no lists) to fit.
+        let mark = if g.children == Some(Moves::Generated) { " g" } else { "" };
         println!(
-            "{:<12} {:<22} {:>14} {:>11}  {:<5} {}",
+            "{:<12} {:<22} {:>14} {:>12}  {:<5} {}",
             g.key,
             g.sectors.join(" "),
             g.indices,
-            human_bytes(g.memory),
+            human_bytes(g.memory) + mark,
             if f { "yes" } else { "no" },
             if g.needs.is_empty() { "-".to_string() } else { g.needs.join(" ") }
         );
@@ -528,6 +551,11 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, 
         finished.iter().filter(|&&f| f).count(),
         100.0 * solved as f64 / total.max(1) as f64
     );
+    if groups.iter().any(|g| g.children == Some(Moves::Generated)) {
+        println!(
+            "g: its in-group children and parents are generated rather than stored, to fit `--memory` (`ludus merels solve --children`)."
+        );
+    }
     if !over.is_empty() {
         let (count, verb) = match over.len() {
             1 => ("1 group".to_string(), "needs"),

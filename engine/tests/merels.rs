@@ -603,6 +603,61 @@ proptest! {
         prop_assert!(extended > 0 && more > 0, "extended {} times, {} more actions", extended, more);
     }
 
+    /// The moves that take nothing against the rules' whole generator, on
+    /// random positions of the movement phase of every board, dice and rule
+    /// variant: the same children as the actions after either throw that
+    /// capture nothing and leave the other side not lost, each once.
+    #[test]
+    fn quiet_moves_are_the_actions_that_take_nothing(seed in any::<u64>()) {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        for kind in BoardKind::ALL {
+            for dice in [Dice::None, Dice::Schaedler] {
+                for (flying, blocked, no_take) in [
+                    (false, Blocked::Lose, false),
+                    (true, Blocked::Lose, true),
+                    (false, Blocked::Pass, false),
+                    (true, Blocked::Pass, true),
+                ] {
+                    let rules = Rules { flying, blocked, no_take_from_mills: no_take, ..Rules::new(kind, dice) };
+                    let board = rules.board;
+                    let mut points: Vec<Point> = board.points().collect();
+                    for i in (1..points.len()).rev() {
+                        points.swap(i, rng.random_range(0..=i));
+                    }
+                    let men = kind.men() as usize;
+                    let (a, b) = (rng.random_range(3..=men), rng.random_range(3..=men));
+                    // A full board now and then, where a side that cannot fly
+                    // is blocked (and passes, where blocked players pass).
+                    let b = if rng.random_bool(0.3) { points.len() - a } else { b.min(points.len() - a - 1) };
+                    let own: PointSet = points[..a].iter().copied().collect();
+                    let other: PointSet = points[a..a + b].iter().copied().collect();
+                    let st = State { own, other, own_hand: 0, other_hand: 0 };
+                    if !rules.valid(&st) || rules.lost(&st) {
+                        continue;
+                    }
+                    let mut quiet = Vec::new();
+                    rules.for_each_quiet_move(&st, |c| quiet.push(c));
+                    let mut sorted = quiet.clone();
+                    sorted.sort_unstable_by_key(|c| (c.own, c.other));
+                    sorted.dedup();
+                    prop_assert_eq!(sorted.len(), quiet.len(), "{:?}: a quiet move twice", st);
+                    for throw in [Throw::Normal, Throw::Special] {
+                        let mut by_actions: Vec<State> = rules
+                            .actions(&st, throw)
+                            .into_iter()
+                            .filter(|(a, c)| a.captures().is_empty() && !rules.lost(c))
+                            .map(|(_, c)| c)
+                            .collect();
+                        by_actions.sort_unstable_by_key(|c| (c.own, c.other));
+                        by_actions.dedup();
+                        prop_assert_eq!(&by_actions, &sorted, "{:?} {:?} {:?}", kind, throw, st);
+                    }
+                }
+            }
+        }
+    }
+
     /// The backward generator against the forward one, on random positions
     /// of the movement phase of every board and rule variant: every state a
     /// non-capturing step or flight (or pass) leads to lists the state it came from

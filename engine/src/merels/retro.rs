@@ -12,6 +12,41 @@ impl Rules {
         !(self.board.line_wins() && has_line(self.board, st.own))
     }
 
+    /// Calls `f` with every state that one step or flight closing no mill,
+    /// or a pass, leads to from `st` (movement phase, both hands empty; not
+    /// lost), where the side then to move has not lost: the moves that take
+    /// nothing, each once, and the forward twin of
+    /// [`Rules::for_each_predecessor`]. A pass is had when the side has no
+    /// step or flight at all (under Schädler's dice it then has no leap
+    /// either: a leap fills a point on a line with two of its men, next to
+    /// one of them).
+    pub fn for_each_quiet_move(&self, st: &State, mut f: impl FnMut(State)) {
+        let board = self.board;
+        let empty = st.empty(board);
+        let flying = self.flying && st.own.len() == 3;
+        let mut any = false;
+        for from in st.own {
+            let reach = if flying { empty } else { board.neighbours(from) & empty };
+            any |= !reach.is_empty();
+            for to in reach {
+                let new_own = st.own.without(from).with(to);
+                if !board.line_wins() && mills_closed_at(board, new_own, to) > 0 {
+                    continue;
+                }
+                let child = State { own: st.other, other: new_own, own_hand: 0, other_hand: 0 };
+                if !self.lost(&child) {
+                    f(child);
+                }
+            }
+        }
+        if !any && self.blocked == Blocked::Pass {
+            let child = st.swapped();
+            if !self.lost(&child) {
+                f(child);
+            }
+        }
+    }
+
     /// Calls `f` with every state of the movement phase (both hands empty)
     /// from which one step or flight that captures nothing, or a pass, leads
     /// to `st`:

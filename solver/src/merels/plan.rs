@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use super::index::{BoardTables, Indexer};
 use super::sector::{Sector, solve_order, successors};
-use super::strategy;
+use super::strategy::{self, Moves};
 use super::table::{Exact, Kind};
 
 /// One group of the plan.
@@ -42,6 +42,12 @@ pub struct PlannedGroup {
     /// Bytes of memory its solve needs (working arrays and the tables it
     /// reads).
     pub memory: u64,
+    /// Under chance, where play cycles: how the solve has the in-group
+    /// children and parents within the plan's memory limit (`stored` in
+    /// lists, or `generated` where the lists would not fit; `memory` is
+    /// then the need without them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub children: Option<Moves>,
     /// Bytes of the tables `ludus merels verify` holds while it checks the
     /// group's files (theirs, their successors' and those it keeps for the
     /// sectors checked later, within its limit); 0 when the group stores no
@@ -52,8 +58,18 @@ pub struct PlannedGroup {
 /// Bytes of a group's working arrays, with [`FIXED_MEMORY`] for what does
 /// not grow with it (`solver/tests/memory.rs` counts every allocation of
 /// each group's solve, on every board and reading, against this).
-pub fn working_memory(rules: &Rules, ix: &[Indexer]) -> u64 {
-    FIXED_MEMORY + arrays_memory(rules, ix)
+pub fn working_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
+    FIXED_MEMORY + arrays_memory(rules, ix, moves)
+}
+
+/// How a solve allowed `limit` bytes has the in-group children and parents
+/// of a group under chance (`--children auto`): in lists where the group
+/// fits with them, else generated where it fits so; and the memory it
+/// needs then, beside the `reads` bytes of tables it reads.
+pub fn moves_within(rules: &Rules, ix: &[Indexer], reads: u64, limit: u64) -> (Moves, u64) {
+    let stored = working_memory(rules, ix, Moves::Stored) + reads;
+    let generated = working_memory(rules, ix, Moves::Generated) + reads;
+    if stored > limit && generated < stored { (Moves::Generated, generated) } else { (Moves::Stored, stored) }
 }
 
 /// The memory of a group's solve that does not grow with the group: the
@@ -62,7 +78,7 @@ pub fn working_memory(rules: &Rules, ix: &[Indexer]) -> u64 {
 pub const FIXED_MEMORY: u64 = 1 << 20;
 
 /// Bytes of the arrays of a group's solve that grow with it.
-fn arrays_memory(rules: &Rules, ix: &[Indexer]) -> u64 {
+fn arrays_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
     let group: Vec<Sector> = ix.iter().map(|x| x.sector()).collect();
     let indices: u64 = ix.iter().map(|x| x.size()).sum();
     let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
@@ -70,26 +86,23 @@ fn arrays_memory(rules: &Rules, ix: &[Indexer]) -> u64 {
         // The group's codes, progress ranks and mill levels, and the place of
         // a level's positions among them (8 per index); then one mill level
         // at a time (`strategy::solve`), per position: its index, kind, two
-        // exits, the offsets of its children and parents, a flag and a place
-        // in each side's list for the next pass, a pass's change, and the
-        // warm start's bounds; per node (each position with each side to
-        // move): value, successor, choice, and a partial evaluation's mark,
-        // place and old value; then 4 bytes per in-group child and 4 per
-        // parent (`strategy::Group`).
+        // exits, the offsets of its children (built even where they are
+        // generated, while the level is built), a flag and a place in each
+        // side's list for the next pass, a pass's change, and the warm
+        // start's bounds; per node (each position with each side to move):
+        // value, successor, choice, and a partial evaluation's mark, place
+        // and old value; then, where they are stored, the offsets of the
+        // parents and 4 bytes per in-group child and 4 per parent
+        // (`strategy::Group`); where they are generated, the record of each
+        // position as built (16 bytes), which the lists outgrow where they
+        // are stored.
         (true, Kind::Chance) => {
             let part = (indices as f64 * strategy::largest_level_share(rules, ix)).ceil() as u64;
-            let per_position = 4
-                + 1
-                + 4
-                + 4
-                + 4
-                + 4
-                + 1
-                + 2 * 4
-                + 12
-                + 16
-                + 2 * (8 + 4 + 1 + 1 + 4 + 8)
-                + 8 * children_estimate(rules, &group);
+            let lists = match moves {
+                Moves::Stored => 4 + 8 * children_estimate(rules, &group),
+                Moves::Generated => 16,
+            };
+            let per_position = 4 + 1 + 4 + 4 + 4 + 1 + 2 * 4 + 12 + 16 + 2 * (8 + 4 + 1 + 1 + 4 + 8) + lists;
             return 8 * indices + part * per_position;
         }
         // One cell per position (a value, or the count of successors still
@@ -201,9 +214,11 @@ pub fn plan(rules: &Rules, max_men: Option<u8>) -> Vec<PlannedGroup> {
 /// beyond it they are dropped and read again when needed.
 pub const VERIFY_MEMORY: u64 = 14 << 30;
 
-/// [`plan`], each group's `verify_memory` for a check that keeps at most
+/// [`plan`] for a solve given `limit` bytes (which decides how it has the
+/// children under chance), each group's `verify_memory` for a check that
+/// keeps at most
 /// `verify_limit` bytes of tables for later sectors.
-pub fn plan_within(rules: &Rules, max_men: Option<u8>, verify_limit: u64) -> Vec<PlannedGroup> {
+pub fn plan_within(rules: &Rules, max_men: Option<u8>, limit: u64) -> Vec<PlannedGroup> {
     let tables = BoardTables::new(rules.board);
     let indexer = |s: Sector| Indexer::new(tables.clone(), s);
     let size = |s: Sector| indexer(s).size();
@@ -211,7 +226,7 @@ pub fn plan_within(rules: &Rules, max_men: Option<u8>, verify_limit: u64) -> Vec
         solve_order(rules).into_iter().filter(|g| max_men.is_none_or(|m| g.iter().all(|s| s.men() <= m))).collect();
     let group_key = |s: Sector| order.iter().find(|g| g.contains(&s)).map(|g| g[0].key()).unwrap_or_else(|| s.key());
     let stored: Vec<Sector> = order.iter().flatten().copied().filter(|s| s.is_stored()).collect();
-    let holds = verify_holds(rules, &stored, |s| table_memory(rules, &tables, s), verify_limit);
+    let holds = verify_holds(rules, &stored, |s| table_memory(rules, &tables, s), limit);
     let verify_memory =
         |group: &[Sector]| stored.iter().zip(&holds).filter(|(s, _)| group.contains(s)).map(|(_, &h)| h).max();
     order
@@ -220,6 +235,9 @@ pub fn plan_within(rules: &Rules, max_men: Option<u8>, verify_limit: u64) -> Vec
             let reads = group_reads(rules, group);
             let indices: u64 = group.iter().map(|&s| size(s)).sum();
             let read_bytes: u64 = reads.iter().map(|&s| table_memory(rules, &tables, s)).sum();
+            let ix: Vec<Indexer> = group.iter().map(|&s| indexer(s)).collect();
+            let (moves, memory) = moves_within(rules, &ix, read_bytes, limit);
+            let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
             let mut needs: Vec<String> = reads.iter().map(|&s| group_key(s)).collect();
             needs.sort();
             needs.dedup();
@@ -230,7 +248,8 @@ pub fn plan_within(rules: &Rules, max_men: Option<u8>, verify_limit: u64) -> Vec
                 needs,
                 reads: reads.iter().map(|s| file_name(*s)).collect(),
                 indices,
-                memory: working_memory(rules, &group.iter().map(|&s| indexer(s)).collect::<Vec<_>>()) + read_bytes,
+                memory,
+                children: (cyclic && Kind::of(rules, group[0]) == Kind::Chance).then_some(moves),
                 verify_memory: verify_memory(group).unwrap_or(0),
             }
         })

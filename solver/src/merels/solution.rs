@@ -19,7 +19,7 @@ use super::observer::Observer;
 use super::plan;
 use super::retro::{forward_dtm, retrograde};
 use super::sector::{Sector, reached_groups, solve_order, successors};
-use super::strategy;
+use super::strategy::{self, Moves};
 use super::table::{Census, Kind, Meta, Table};
 use super::value::exact_denominator;
 
@@ -39,6 +39,10 @@ pub struct SolveOptions {
     /// Memory a group may need, in bytes; a larger one is refused with its
     /// estimate rather than started.
     pub memory_limit: u64,
+    /// How a group under chance has its positions' in-group children and
+    /// parents: `None` decides by `memory_limit` (in lists where the group
+    /// fits with them, else generated).
+    pub moves: Option<Moves>,
     /// Solve only the group holding this sector (its key, `w-wf-b-bf`),
     /// from its successors' files in the database.
     pub group: Option<String>,
@@ -56,6 +60,7 @@ impl Default for SolveOptions {
             from: None,
             keep_all: true,
             memory_limit: 14 << 30,
+            moves: None,
             group: None,
             checkpoint_every: Duration::from_secs(600),
         }
@@ -283,13 +288,27 @@ impl Solution {
                         sol.ensure(s)?;
                     }
                 }
-                let mut need = sol.memory_estimate(&group);
+                let mut moves = opts.moves.unwrap_or_default();
+                let mut need = sol.memory_estimate(&group, moves);
                 if need > opts.memory_limit && !opts.keep_all && sol.db.is_some() {
                     // Tables kept for later groups are read again from the
                     // database when those groups come.
                     let reads = plan::group_reads(&rules, &group);
                     sol.known.tables.retain(|s, _| reads.contains(s));
-                    need = sol.memory_estimate(&group);
+                    need = sol.memory_estimate(&group, moves);
+                }
+                if need > opts.memory_limit && opts.moves.is_none() {
+                    let generated = sol.memory_estimate(&group, Moves::Generated);
+                    if generated < need {
+                        obs.note(&format!(
+                            "group {}: in-group children and parents generated, not stored, to fit the memory \
+                             ({} without the lists, {} with them)",
+                            group[0].key(),
+                            plan::human_bytes(generated),
+                            plan::human_bytes(need)
+                        ));
+                        (moves, need) = (Moves::Generated, generated);
+                    }
                 }
                 if need > opts.memory_limit {
                     return Err(SolveError::Memory {
@@ -301,7 +320,7 @@ impl Solution {
                     });
                 }
                 let t0 = Instant::now();
-                let tables = sol.solve_group(&group, opts, obs);
+                let tables = sol.solve_group(&group, &SolveOptions { moves: Some(moves), ..opts.clone() }, obs);
                 let seconds = t0.elapsed().as_secs_f64() / tables.len() as f64;
                 for mut t in tables {
                     t.meta.seconds = seconds;
@@ -335,9 +354,9 @@ impl Solution {
 
     /// Bytes a group's solve needs: its working arrays and the tables of
     /// its successors in memory.
-    pub fn memory_estimate(&self, group: &[Sector]) -> u64 {
+    pub fn memory_estimate(&self, group: &[Sector], moves: Moves) -> u64 {
         let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s)).collect();
-        plan::working_memory(&self.rules, &ix) + self.tables_bytes()
+        plan::working_memory(&self.rules, &ix, moves) + self.tables_bytes()
     }
 
     /// Bytes of the tables in memory.
@@ -463,7 +482,7 @@ impl Solution {
         match (cyclic, Kind::of(rules, group[0])) {
             (true, Kind::Chance) => {
                 let error = self.successor_error(group);
-                strategy::solve(rules, &self.known, ix, error, obs).0
+                strategy::solve(rules, &self.known, ix, error, opts.moves.unwrap_or_default(), obs).0
             }
             (true, _) => retrograde(rules, &self.known, ix, obs, self.checkpoint(group, opts).as_ref())
                 .expect("only a checkpoint asked to stop stops"),

@@ -127,6 +127,7 @@
 
 use engine::merels::{Action, Blocked, Rules, State, Throw};
 use rayon::prelude::*;
+use smallvec::SmallVec;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicU8, AtomicU64};
 
@@ -301,6 +302,39 @@ struct Built {
 }
 pub const SECOND: usize = 1;
 
+/// How a group's solve has each position's in-group children and parents.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Moves {
+    /// In lists built once: fast, 8 bytes per child (its place in the
+    /// parent's list and the parent's in the child's) and 8 per position.
+    #[default]
+    Stored,
+    /// Generated from the rules each time they are read (the parents by
+    /// the moves run backwards): no lists in memory, more time.
+    Generated,
+}
+
+/// A position's in-group children or parents, ascending, each once: read
+/// from a list or generated on the spot (inline: a box would allocate at
+/// every read).
+#[allow(clippy::large_enum_variant)]
+enum Adj<'a> {
+    Stored(&'a [u32]),
+    Made(SmallVec<[u32; 64]>),
+}
+
+impl std::ops::Deref for Adj<'_> {
+    type Target = [u32];
+    #[inline]
+    fn deref(&self) -> &[u32] {
+        match self {
+            Adj::Stored(s) => s,
+            Adj::Made(v) => v,
+        }
+    }
+}
+
 /// One movement group under chance, solved by strategy iteration. Nodes are
 /// positions with a side to move: node `side · n + p`.
 pub struct Group<'a> {
@@ -317,7 +351,9 @@ pub struct Group<'a> {
     /// Best exit codes for the side to move after a normal / special throw.
     en: Vec<u32>,
     es: Vec<u32>,
-    /// In-group children of each position, and in-group parents.
+    /// In-group children of each position, and in-group parents (empty
+    /// lists where they are generated).
+    moves: Moves,
     kids: Lists<u32>,
     parents: Lists<u32>,
     /// Nodes whose choice changed since the last evaluation, and whether the
@@ -388,7 +424,19 @@ impl<'a> Group<'a> {
     /// Builds the group: every position's exits and a first strategy for
     /// both sides (take an exit worth at least 0, else stay).
     pub fn new(rules: &'a Rules, known: &Known, ix: Vec<Indexer>, obs: &dyn Observer) -> Group<'a> {
-        Group::part(rules, known, ix, Vec::new(), &[], obs)
+        Group::part(rules, known, ix, Vec::new(), &[], Moves::Stored, obs)
+    }
+
+    /// [`Group::new`] with the in-group children and parents had as `moves`
+    /// says.
+    pub fn with_moves(
+        rules: &'a Rules,
+        known: &Known,
+        ix: Vec<Indexer>,
+        moves: Moves,
+        obs: &dyn Observer,
+    ) -> Group<'a> {
+        Group::part(rules, known, ix, Vec::new(), &[], moves, obs)
     }
 
     /// Builds the part of the group made of the positions `ids` (indices of
@@ -401,6 +449,7 @@ impl<'a> Group<'a> {
         ix: Vec<Indexer>,
         ids: Vec<u32>,
         lower: &[Vec<u32>],
+        moves: Moves,
         obs: &dyn Observer,
     ) -> Group<'a> {
         let base = bases(&ix);
@@ -418,6 +467,7 @@ impl<'a> Group<'a> {
             kind: vec![UNUSED; n],
             en: vec![NONE; n],
             es: vec![NONE; n],
+            moves,
             kids: Lists::default(),
             parents: Lists::default(),
             switched: Vec::new(),
@@ -446,8 +496,18 @@ impl<'a> Group<'a> {
         obs.begin("strategy iteration: exits", n as u64);
         let t = std::time::Instant::now();
         let this = &g;
-        let (kids, built) =
-            Lists::build_with(n, GroupCursor::default, |cur, id, kids| this.build(known, lower, cur, id, kids), obs);
+        let (kids, built) = Lists::build_with(
+            n,
+            GroupCursor::default,
+            |cur, id, kids| {
+                let b = this.build(known, lower, cur, id, kids);
+                if moves == Moves::Generated {
+                    kids.clear();
+                }
+                b
+            },
+            obs,
+        );
         obs.finish();
         // Spread over the arrays (each side's nodes are one half of them),
         // in parallel.
@@ -468,8 +528,10 @@ impl<'a> Group<'a> {
             );
         }
         let built = t.elapsed().as_secs_f64();
-        g.parents = kids.reverse(n, |&c| c as usize);
-        g.kids = kids;
+        if moves == Moves::Stored {
+            g.parents = kids.reverse(n, |&c| c as usize);
+            g.kids = kids;
+        }
         let reversed = t.elapsed().as_secs_f64();
         let classes = g.two_classes();
         if std::env::var_os("LUDUS_TRACE").is_some() {
@@ -511,7 +573,7 @@ impl<'a> Group<'a> {
         // Children not yet known to be sure wins for the other side (a
         // position has at most a few dozen, each listed once).
         let mut waiting: Vec<u8> =
-            (0..n).map(|p| u8::try_from(self.kids.get(p).len()).expect("few children")).collect();
+            (0..n).into_par_iter().map(|p| u8::try_from(self.kids(p).len()).expect("few children")).collect();
         let mut sure = vec![0u8; n];
         let mut queue: Vec<u32> = Vec::new();
         for p in 0..n {
@@ -526,7 +588,7 @@ impl<'a> Group<'a> {
         }
         while let Some(c) = queue.pop() {
             let lost = sure[c as usize] == LOSS;
-            for &p in self.parents.get(c as usize) {
+            for &p in self.parents(c as usize).iter() {
                 let p = p as usize;
                 if sure[p] != 0 || kind[p] != LIVE {
                     continue;
@@ -657,19 +719,23 @@ impl<'a> Group<'a> {
         let slot = Members::new(n, &ranked.rank.iter().map(|r| r.0).collect::<Vec<u32>>());
         let rank_of = |c: u32| slot.slot(c).map_or(0, |j| ranked.rank[j as usize].1);
         let x = exit_value;
-        let (kind, kids, en, es) = (&self.kind, &self.kids, &self.en, &self.es);
-        let class = &self.class;
-        self.mode[..n].par_iter_mut().zip(self.next[..n].par_iter_mut()).enumerate().for_each(|(p, (md, next))| {
+        // The first copy's choices are taken out while the new ones are made
+        // (the children are read from the group).
+        let (mut mode, mut next) = (std::mem::take(&mut self.mode), std::mem::take(&mut self.next));
+        let this = &*self;
+        let (kind, en, es) = (&this.kind, &this.en, &this.es);
+        let class = &this.class;
+        mode[..n].par_iter_mut().zip(next[..n].par_iter_mut()).enumerate().for_each(|(p, (md, next))| {
             if !in_class(class, p) || kind[p] != LIVE || *md & HAS_KIDS == 0 {
                 return;
             }
-            let kids = kids.get(p);
+            let kids = this.kids(p);
             let m = kids.iter().map(|&c| -val[c as usize]).fold(f64::NEG_INFINITY, f64::max);
             let ahead = val[p] > TIE;
             // The best child: for the side ahead the one of least rank (a
             // child outside the ranked ones leaves the group next).
             let (mut arg, mut least) = (NONE, u32::MAX);
-            for &c in kids {
+            for &c in kids.iter() {
                 if -val[c as usize] >= m - TIE {
                     let r = if ahead { rank_of(c) } else { 0 };
                     if arg == NONE || r < least {
@@ -688,8 +754,11 @@ impl<'a> Group<'a> {
             *md = mode;
             *next = if mode & (STAY_N | STAY_S) != 0 { arg } else { NONE };
         });
+        (self.mode, self.next) = (mode, next);
         drop(val);
-        self.parents = self.kids.reverse(n, |&c| c as usize);
+        if self.moves == Moves::Stored {
+            self.parents = self.kids.reverse(n, |&c| c as usize);
+        }
         ranked.stuck
     }
 
@@ -720,12 +789,6 @@ impl<'a> Group<'a> {
         self.unsettled = true;
     }
 
-    /// The in-group parents of a position.
-    #[inline]
-    fn parents(&self, c: usize) -> &[u32] {
-        self.parents.get(c)
-    }
-
     /// Every position with in-group children is examined by each side's
     /// next pass. A settled position is never listed: its flags stay set.
     fn mark_all_dirty(&mut self) {
@@ -734,7 +797,7 @@ impl<'a> Group<'a> {
             self.dirty[side].clear();
         }
         for p in 0..n {
-            let has = self.kind[p] == LIVE && !self.kids(p).is_empty();
+            let has = self.kind[p] == LIVE && self.mode[p] & HAS_KIDS != 0;
             *self.flag[p].get_mut() = if has || self.kind[p] == SURE { 3 } else { 0 };
             if has {
                 for side in [FIRST, SECOND] {
@@ -760,7 +823,7 @@ impl<'a> Group<'a> {
         let bit = 1u8 << (1 - side);
         let filter = self.filters_parents();
         let (w, was) = (-self.lambda * self.val[g], -self.lambda * old);
-        for &p in self.parents.get(c) {
+        for &p in self.parents(c).iter() {
             let flag = &self.flag[p as usize];
             if flag.load(Relaxed) & bit == 0
                 && (!filter || self.may_switch((1 - side) * self.n + p as usize, c, w, was))
@@ -846,41 +909,20 @@ impl<'a> Group<'a> {
         let (mut normal_any, mut special_any) = (false, false);
         let mut first = NONE;
         let better = |cur: u32, c: u32| if cur == NONE || c > cur { c } else { cur };
-        // A step that takes nothing leaves the other side's men as they were
-        // and puts that side to move: every such child shares its sector and
-        // the part of its index those men decide, found once.
-        let mut shared: Option<Option<(usize, OwnPart)>> = None;
-        self.rules.for_each_action(&st, Throw::Special, |a, child| {
+        self.for_each_move(&st, |a, child, inside| {
             let is_leap = matches!(a, Action::Leap { .. });
             special_any = true;
             normal_any |= !is_leap;
-            let inside = if a.captures().is_empty() && !self.rules.lost(&child) {
-                debug_assert_eq!(child.own, st.other);
-                let place = *shared.get_or_insert_with(|| {
-                    let s = Sector::of(&child);
-                    let slot = self.ix.iter().position(|x| x.sector() == s)?;
-                    Some((slot, self.ix[slot].own_part(child.own)))
-                });
-                place.map(|(slot, part)| (slot, self.ix[slot].index_with(part, child.other)))
-            } else {
-                None
-            };
             let (here, code) = match inside {
-                Some((slot, i)) => {
-                    let at = self.base[slot] + i;
-                    match &self.members {
-                        None => (Some(at as u32), NONE),
-                        Some(m) => match m.slot(at as u32) {
-                            Some(c) => (Some(c), NONE),
-                            None => {
-                                let code = lower[slot][i as usize];
-                                assert_ne!(code, CODE_UNUSED, "a step leads to a part of the group solved later");
-                                (None, code)
-                            }
-                        },
+                Some((slot, i)) => match self.member(slot, i) {
+                    Some(c) => (Some(c), NONE),
+                    None => {
+                        let code = lower[slot][i as usize];
+                        assert_ne!(code, CODE_UNUSED, "a step leads to a part of the group solved later");
+                        (None, code)
                     }
-                }
-                None => (None, known.code(&child).expect("successor sectors are solved first")),
+                },
+                None => (None, known.code(child).expect("successor sectors are solved first")),
             };
             match here {
                 Some(c) => {
@@ -947,10 +989,122 @@ impl<'a> Group<'a> {
         Built { kind: LIVE, en, es, next, mode }
     }
 
+    /// Calls `f` with every move of the side to move in `st` after a
+    /// special throw (which allows all a normal one does, and the leaps),
+    /// its child, and for a step that stays in the group (it takes nothing,
+    /// the child is not lost and lies in one of the group's sectors) the
+    /// child's sector slot and index there.
+    #[inline]
+    fn for_each_move(&self, st: &State, mut f: impl FnMut(Action, &State, Option<(usize, u64)>)) {
+        // A step that takes nothing leaves the other side's men as they were
+        // and puts that side to move: every such child shares its sector and
+        // the part of its index those men decide, found once.
+        let mut shared: Option<Option<(usize, OwnPart)>> = None;
+        self.rules.for_each_action(st, Throw::Special, |a, child| {
+            let inside = if a.captures().is_empty() && !self.rules.lost(&child) {
+                debug_assert_eq!(child.own, st.other);
+                let place = *shared.get_or_insert_with(|| self.own_place(&child));
+                place.map(|(slot, part)| (slot, self.ix[slot].index_with(part, child.other)))
+            } else {
+                None
+            };
+            f(a, &child, inside)
+        });
+    }
+
+    /// The group's sector of `st` (its slot), if it is one of them, and the
+    /// part of the index that the side to move's men decide.
+    #[inline]
+    fn own_place(&self, st: &State) -> Option<(usize, OwnPart)> {
+        let s = Sector::of(st);
+        let slot = self.ix.iter().position(|x| x.sector() == s)?;
+        Some((slot, self.ix[slot].own_part(st.own)))
+    }
+
+    /// The position id of index `i` of the group's sector in `slot`, if it
+    /// is a position of this part.
+    #[inline]
+    fn member(&self, slot: usize, i: u64) -> Option<u32> {
+        let at = self.base[slot] + i;
+        match &self.members {
+            None => Some(at as u32),
+            Some(m) => m.slot(at as u32),
+        }
+    }
+
+    /// Whether position `p` was built with its in-group children (live
+    /// then; settled since, perhaps).
+    #[inline]
+    fn has_moves(&self, p: usize) -> bool {
+        matches!(self.kind[p], LIVE | SURE)
+    }
+
     /// The in-group children of a position.
     #[inline]
-    fn kids(&self, p: usize) -> &[u32] {
-        self.kids.get(p)
+    fn kids(&self, p: usize) -> Adj<'_> {
+        match self.moves {
+            Moves::Stored => Adj::Stored(self.kids.get(p)),
+            Moves::Generated => Adj::Made(self.make_kids(p)),
+        }
+    }
+
+    /// The in-group parents of a position.
+    #[inline]
+    fn parents(&self, c: usize) -> Adj<'_> {
+        match self.moves {
+            Moves::Stored => Adj::Stored(self.parents.get(c)),
+            Moves::Generated => Adj::Made(self.make_parents(c)),
+        }
+    }
+
+    /// The in-group children of position `p` as [`Group::build`] lists them,
+    /// generated.
+    fn make_kids(&self, p: usize) -> SmallVec<[u32; 64]> {
+        let mut out = SmallVec::new();
+        if !self.has_moves(p) {
+            return out;
+        }
+        let Some(st) = self.state(p, &mut GroupCursor::default()) else { return out };
+        // The moves that take nothing leave the other side's men as they
+        // were and put that side to move: the children share their sector
+        // and the part of their index those men decide.
+        let mut shared: Option<Option<(usize, OwnPart)>> = None;
+        self.rules.for_each_quiet_move(&st, |child| {
+            let place = *shared.get_or_insert_with(|| self.own_place(&child));
+            if let Some((slot, part)) = place
+                && let Some(c) = self.member(slot, self.ix[slot].index_with(part, child.other))
+            {
+                out.push(c);
+            }
+        });
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The in-group parents of position `c`, generated by the moves run
+    /// backwards: the positions of this part built with `c` among their
+    /// children. (Every position that a step taking nothing, or a pass,
+    /// leads from is among the predecessors, and the indices of symmetric
+    /// positions are one, so these are exactly the lists' parents.)
+    fn make_parents(&self, c: usize) -> SmallVec<[u32; 64]> {
+        let mut out = SmallVec::new();
+        if !self.has_moves(c) {
+            return out;
+        }
+        let Some(st) = self.state(c, &mut GroupCursor::default()) else { return out };
+        self.rules.for_each_predecessor(&st, |q| {
+            let s = Sector::of(&q);
+            if let Some(slot) = self.ix.iter().position(|x| x.sector() == s)
+                && let Some(p) = self.member(slot, self.ix[slot].index(&q))
+                && self.has_moves(p as usize)
+            {
+                out.push(p);
+            }
+        });
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// `v = a − b · v(successor)` at a node under its strategy, `b` in 72nds.
@@ -985,7 +1139,7 @@ impl<'a> Group<'a> {
         let n = self.n;
         let (side, c) = self.side_of(y);
         let other = 1 - side;
-        for &p in self.parents(c) {
+        for &p in self.parents(c).iter() {
             let g = other * n + p as usize;
             if self.next[g] == c as u32 && mark[g] == KEEP && self.moves_on(g) {
                 out.push(g as u32);
@@ -999,6 +1153,9 @@ impl<'a> Group<'a> {
     /// other side (`by_node`) or by position (each stage a step nearer).
     #[inline]
     fn prefetch_parents<T>(&self, list: &[u32], i: usize, arr: &[T], by_node: bool) {
+        if self.moves == Moves::Generated {
+            return;
+        }
         let pos = |z: u32| self.side_of(z as usize).1;
         if let Some(&z) = list.get(i + 3 * PREFETCH_AHEAD) {
             prefetch(&self.parents.off[pos(z)]);
@@ -1011,8 +1168,20 @@ impl<'a> Group<'a> {
         if let Some(&z) = list.get(i + PREFETCH_AHEAD) {
             let (side, c) = self.side_of(z as usize);
             let base = if by_node { (1 - side) * self.n } else { 0 };
-            for &p in self.parents(c) {
+            for &p in self.parents(c).iter() {
                 prefetch(&arr[base + p as usize]);
+            }
+        }
+    }
+
+    /// Hints the cache to fetch the entries of `arr` for the in-group
+    /// children of position `p` (where they are stored: generating them
+    /// would cost more than the fetch saves).
+    #[inline]
+    fn prefetch_kids<T>(&self, p: usize, arr: &[T]) {
+        if self.moves == Moves::Stored {
+            for &c in self.kids.get(p) {
+                prefetch(&arr[c as usize]);
             }
         }
     }
@@ -1414,9 +1583,7 @@ impl<'a> Group<'a> {
                     // The children's values of a position a few places on
                     // are fetched while this one is examined.
                     if let Some(&q) = ps.get(i + PREFETCH_AHEAD) {
-                        for &c in this.kids(q as usize) {
-                            prefetch(&kids_val[c as usize]);
-                        }
+                        this.prefetch_kids(q as usize, kids_val);
                     }
                     let g = side * n + p as usize;
                     if this.kind[p as usize] != LIVE || this.mode[g] & HAS_KIDS == 0 {
@@ -1496,7 +1663,7 @@ impl<'a> Group<'a> {
         // child is worth more than the choice plus `TOL` (which
         // `Group::may_switch` relies on).
         let (mut top, mut top_arg) = (best, cur);
-        for &c in self.kids(p) {
+        for &c in self.kids(p).iter() {
             let v = -lambda * kids_val[c as usize];
             if v > top || top_arg == NONE {
                 top = v;
@@ -1585,7 +1752,7 @@ impl<'a> Group<'a> {
             |j, out| {
                 let p = cand[j] as usize;
                 let v = self.val[side * n + p];
-                for &c in self.kids(p) {
+                for &c in self.kids(p).iter() {
                     let cg = other * n + c as usize;
                     if -self.val[cg] >= v - TOL
                         && stays(c as usize)
@@ -1678,7 +1845,7 @@ impl<'a> Group<'a> {
             |j, inside| {
                 let (p, v) = info[j];
                 let mut outside = false;
-                for &c in self.kids(p as usize) {
+                for &c in self.kids(p as usize).iter() {
                     if -val[c as usize] >= v - TIE {
                         match slot.slot(c) {
                             Some(t) => inside.push(t),
@@ -1773,9 +1940,7 @@ impl<'a> Group<'a> {
                     for (j, o) in out.iter_mut().enumerate() {
                         let p = (k << 12) + j;
                         if p + PREFETCH_AHEAD < this.n {
-                            for &c in this.kids(p + PREFETCH_AHEAD) {
-                                prefetch(&old[c as usize]);
-                            }
+                            this.prefetch_kids(p + PREFETCH_AHEAD, old);
                         }
                         let (lo, hi) = old[p];
                         if this.kind[p] != LIVE {
@@ -1784,7 +1949,7 @@ impl<'a> Group<'a> {
                         }
                         let (lo, hi) = (lo as f64, hi as f64);
                         let (mut ml, mut mh) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-                        for &c in this.kids(p) {
+                        for &c in this.kids(p).iter() {
                             let (cl, ch) = old[c as usize];
                             ml = ml.max(-ch as f64);
                             mh = mh.max(-cl as f64);
@@ -2185,6 +2350,7 @@ pub fn solve(
     known: &Known,
     ix: Vec<Indexer>,
     succ_error: f64,
+    moves: Moves,
     obs: &dyn Observer,
 ) -> (Vec<Table>, Stats) {
     let base = bases(&ix);
@@ -2212,7 +2378,7 @@ pub fn solve(
             continue;
         }
         let t = std::time::Instant::now();
-        let part = Group::part(rules, known, ix.clone(), ids, &out.codes, obs).solve(error, obs);
+        let part = Group::part(rules, known, ix.clone(), ids, &out.codes, moves, obs).solve(error, obs);
         let solved = t.elapsed().as_secs_f64();
         out.keep(&part, offset);
         if std::env::var_os("LUDUS_TRACE").is_some() {

@@ -172,7 +172,7 @@ fn mill_levels_match(rules: Rules) {
             .map(|st| strategy::mill_level(&rules, &st))
             .collect();
         assert!(levels.len() >= 2, "{group:?}: levels {levels:?}");
-        let (parts, _) = strategy::solve(&rules, &known, ix.clone(), 0.0, &Silent);
+        let (parts, _) = strategy::solve(&rules, &known, ix.clone(), 0.0, strategy::Moves::Stored, &Silent);
         let (whole, _) = Group::new(&rules, &known, ix, &Silent).run(0.0, &Silent);
         agree_within_errors(&format!("{}, {group:?}", rules.label()), &parts, &whole);
     }
