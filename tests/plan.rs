@@ -314,8 +314,10 @@ fn the_plan_names_the_groups_over_the_memory() {
     assert!(!over.is_empty() && over.len() < groups.len(), "{p}");
     let text = ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", d, "--memory", "0.02"]);
     assert!(text.contains(&format!("{} groups need more than", over.len())) && text.contains(over[0]), "{text}");
-    // Between the two largest groups: one named, in the singular.
-    let mut sizes: Vec<u64> = groups.iter().map(|g| g["memory"].as_u64().unwrap()).collect();
+    // Between the two largest groups (with their children generated, as a
+    // solve short of memory has them): one named, in the singular.
+    let p = at("0.000001");
+    let mut sizes: Vec<u64> = p["groups"].as_array().unwrap().iter().map(|g| g["memory"].as_u64().unwrap()).collect();
     sizes.sort_unstable();
     let between = (sizes[sizes.len() - 1] + sizes[sizes.len() - 2]) as f64 / 2.0 / (1u64 << 30) as f64;
     let text =
@@ -327,6 +329,87 @@ fn the_plan_names_the_groups_over_the_memory() {
     let text = ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", d]);
     assert!(!text.contains("need more than"), "{text}");
     let _ = fs::remove_dir_all(db);
+}
+
+/// Where a group under chance fits `--memory` only without the lists of
+/// its positions' in-group children and parents, the plan says it will
+/// generate them and gives that memory, and the solve of the group does
+/// so, says so, and writes the bytes the solve that stores them writes.
+#[test]
+fn a_solve_short_of_memory_generates_the_children() {
+    let db = temp("plan", "generated");
+    let d = db.to_str().unwrap();
+    let at = |gib: &str| -> Value {
+        let text =
+            ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", d, "--memory", gib, "--json"]);
+        serde_json::from_str(&text).unwrap()
+    };
+    let memory = |p: &Value, children: &str| -> Vec<(String, u64)> {
+        p["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["children"] == children)
+            .map(|g| (g["key"].as_str().unwrap().to_string(), g["memory"].as_u64().unwrap()))
+            .collect()
+    };
+    let (stored, generated) = (memory(&at("14"), "stored"), memory(&at("0.000001"), "generated"));
+    assert_eq!(stored.len(), generated.len(), "the same groups under chance");
+    assert!(stored.iter().zip(&generated).all(|(s, g)| s.0 == g.0 && g.1 < s.1), "{stored:?} {generated:?}");
+    // Between the largest need with the lists and the largest without:
+    // every group fits, the largest only by generating its children.
+    let most = |v: &[(String, u64)]| v.iter().map(|x| x.1).max().unwrap();
+    let gib = (most(&stored) + most(&generated)) as f64 / 2.0 / (1u64 << 30) as f64;
+    let p = at(&gib.to_string());
+    assert_eq!(p["over_memory"].as_array().unwrap().len(), 0, "{p}");
+    let planned = memory(&p, "generated");
+    let largest = stored.iter().max_by_key(|x| x.1).unwrap().0.clone();
+    assert!(planned.iter().any(|(k, _)| *k == largest), "{p}");
+    assert!(planned.iter().all(|g| generated.contains(g)), "{planned:?}");
+    let text =
+        ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", d, "--memory", &gib.to_string()]);
+    assert!(text.contains(" g ") && text.contains("generated rather than stored"), "{text}");
+    // The whole board with every group's children stored, then the largest
+    // group again alone in that memory, from the same successors' files:
+    // it generates them, says so, and writes the same bytes.
+    ok(&["merels", "solve", "--board", "six", "--dice", "schaedler", "--db", d, "-q"]);
+    let again = temp("plan", "generated-again");
+    let (from, to) = (db.join("six_schaedler"), again.join("six_schaedler"));
+    fs::create_dir_all(&to).unwrap();
+    let mirror = |key: &str| {
+        let n: Vec<&str> = key.split('-').collect();
+        format!("{}-{}-{}-{}", n[2], n[3], n[0], n[1])
+    };
+    let mine = [format!("{largest}.sec"), format!("{}.sec", mirror(&largest))];
+    for f in fs::read_dir(&from).unwrap() {
+        let name = f.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".sec") && !mine.contains(&name) {
+            fs::copy(from.join(&name), to.join(&name)).unwrap();
+        }
+    }
+    let a = again.to_str().unwrap();
+    let o = ludus(&[
+        "merels",
+        "solve",
+        "--board",
+        "six",
+        "--dice",
+        "schaedler",
+        "--db",
+        a,
+        "--group",
+        &largest,
+        "--memory",
+        &gib.to_string(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains(&format!("group {largest}: in-group children and parents generated")), "{err}");
+    for f in &mine {
+        assert_eq!(fs::read(from.join(f)).unwrap(), fs::read(to.join(f)).unwrap(), "{f}");
+    }
+    let _ = fs::remove_dir_all(db);
+    let _ = fs::remove_dir_all(again);
 }
 
 #[test]
