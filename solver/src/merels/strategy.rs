@@ -124,6 +124,16 @@
 //! in-group moves are ranked by their distance to an exit (the side behind
 //! choosing among its equally good moves, the side ahead the nearest); the
 //! ranks are kept with the table, so that perfect play makes progress.
+//!
+//! # Children stored or generated
+//! The passes read each position's in-group children, the evaluations and
+//! the lists of changed values its parents. They are kept in lists built
+//! once ([`Moves::Stored`], 8 bytes per child: about half of a large
+//! group's memory), or generated from the rules each time they are read
+//! ([`Moves::Generated`]: the children by the moves that take nothing, the
+//! parents by the same moves run backwards), ascending and each once as the
+//! lists hold them, so that the iteration takes the same path and writes
+//! the same bits, in about twice the time.
 
 use engine::merels::{Action, Blocked, Rules, State, Throw};
 use rayon::prelude::*;
@@ -425,18 +435,6 @@ impl<'a> Group<'a> {
     /// both sides (take an exit worth at least 0, else stay).
     pub fn new(rules: &'a Rules, known: &Known, ix: Vec<Indexer>, obs: &dyn Observer) -> Group<'a> {
         Group::part(rules, known, ix, Vec::new(), &[], Moves::Stored, obs)
-    }
-
-    /// [`Group::new`] with the in-group children and parents had as `moves`
-    /// says.
-    pub fn with_moves(
-        rules: &'a Rules,
-        known: &Known,
-        ix: Vec<Indexer>,
-        moves: Moves,
-        obs: &dyn Observer,
-    ) -> Group<'a> {
-        Group::part(rules, known, ix, Vec::new(), &[], moves, obs)
     }
 
     /// Builds the part of the group made of the positions `ids` (indices of
