@@ -45,6 +45,12 @@ fn plan(board: &str, dice: &str, db: &Path) -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
+/// The plan of six under Schädler's dice for a solve given `gib` GiB.
+fn six_plan_within(db: &str, gib: &str) -> Value {
+    let text = ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", db, "--memory", gib, "--json"]);
+    serde_json::from_str(&text).unwrap()
+}
+
 fn whole(board: &str, dice: &str, db: &Path) {
     ok(&["merels", "solve", "--board", board, "--dice", dice, "--db", db.to_str().unwrap(), "-q", "--json"]);
 }
@@ -297,11 +303,7 @@ fn verify_checks_the_sectors_up_to_a_size() {
 fn the_plan_names_the_groups_over_the_memory() {
     let db = temp("plan", "over-memory");
     let d = db.to_str().unwrap();
-    let at = |gib: &str| -> Value {
-        let text =
-            ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", d, "--memory", gib, "--json"]);
-        serde_json::from_str(&text).unwrap()
-    };
+    let at = |gib: &str| six_plan_within(d, gib);
     // 20 MiB: the small groups fit, the large ones do not.
     let p = at("0.02");
     let limit = p["memory_limit"].as_u64().unwrap();
@@ -339,11 +341,7 @@ fn the_plan_names_the_groups_over_the_memory() {
 fn a_solve_short_of_memory_generates_the_children() {
     let db = temp("plan", "generated");
     let d = db.to_str().unwrap();
-    let at = |gib: &str| -> Value {
-        let text =
-            ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", d, "--memory", gib, "--json"]);
-        serde_json::from_str(&text).unwrap()
-    };
+    let at = |gib: &str| six_plan_within(d, gib);
     let memory = |p: &Value, children: &str| -> Vec<(String, u64)> {
         p["groups"]
             .as_array()
