@@ -86,23 +86,30 @@ fn arrays_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
         // The group's codes, progress ranks and mill levels, and the place of
         // a level's positions among them (8 per index); then one mill level
         // at a time (`strategy::solve`), per position: its index, kind, two
-        // exits, the offsets of its children (built even where they are
-        // generated, while the level is built), a flag and a place in each
-        // side's list for the next pass, a pass's change, and the warm
-        // start's bounds; per node (each position with each side to move):
-        // value, successor, choice, and a partial evaluation's mark, place
-        // and old value; then, where they are stored, the offsets of the
-        // parents and 4 bytes per in-group child and 4 per parent
-        // (`strategy::Group`); where they are generated, the record of each
-        // position as built (16 bytes), which the lists outgrow where they
-        // are stored.
+        // exits and a flag, and per node (each position with each side to
+        // move) value, successor, choice and a partial evaluation's mark
+        // (42 bytes, held throughout). Where the in-group children are
+        // stored, their lists (the offsets of the children and the parents,
+        // 4 bytes each, and 4 bytes per child in each; the record of each position as built,
+        // 16, is less) and, beside them all, what the phases hold for a
+        // while: a place in each side's list for the next pass (8), a pass's
+        // change (12), the warm start's bounds (16), and per node a partial
+        // evaluation's place and old value (2 × 12). Where they are
+        // generated, the phases follow one another and only the largest is
+        // added: the partial rounds (the lists, a pass's change and the
+        // evaluation's places and old values, 44, and the buffers of its
+        // large levels), more than the record as built (16), the warm
+        // start's bounds (16) or the ranking of the positions ahead
+        // (`strategy::Group::rank_progress`: about 44 per candidate, and
+        // every position may be one); 52 in all, which the memory test holds
+        // every group of six and of nine up to 7 men to.
         (true, Kind::Chance) => {
             let part = (indices as f64 * strategy::largest_level_share(rules, ix)).ceil() as u64;
-            let lists = match moves {
-                Moves::Stored => 4 + 8 * children_estimate(rules, &group),
-                Moves::Generated => 16,
+            let held = 4 + 1 + 4 + 4 + 1 + 2 * (8 + 4 + 1 + 1);
+            let per_position = match moves {
+                Moves::Stored => held + 4 + 4 + 8 * children_estimate(rules, &group) + 8 + 12 + 16 + 2 * (4 + 8),
+                Moves::Generated => held + 52,
             };
-            let per_position = 4 + 1 + 4 + 4 + 4 + 1 + 2 * 4 + 12 + 16 + 2 * (8 + 4 + 1 + 1 + 4 + 8) + lists;
             return 8 * indices + part * per_position;
         }
         // One cell per position (a value, or the count of successors still

@@ -303,6 +303,7 @@ pub const FIRST: usize = 0;
 
 /// One position as built: kind, exits and first strategy (its in-group
 /// children go to the group's lists).
+#[derive(Clone, Copy)]
 struct Built {
     kind: u8,
     en: u32,
@@ -401,8 +402,8 @@ pub struct Group<'a> {
     /// below 1 while the strategies are sought in the discounted game.
     lambda: f64,
     /// Distance to an exit of the positions where the side ahead keeps to
-    /// in-group moves (by position id; `u32::MAX` where none is known).
-    pub rank: Vec<(u32, u32)>,
+    /// in-group moves.
+    rank: Ranks,
     pub stats: Stats,
     /// The copies in play (see the module's notes) and, where the group's
     /// game has two, the positions of the second class (a bit each): in the
@@ -485,7 +486,7 @@ impl<'a> Group<'a> {
             w_n: 72 - w_s,
             w_s,
             lambda: 1.0,
-            rank: Vec::new(),
+            rank: Ranks::default(),
             stats: Stats::default(),
             play: Play::Both,
             class: Vec::new(),
@@ -494,18 +495,27 @@ impl<'a> Group<'a> {
         obs.begin("strategy iteration: exits", n as u64);
         let t = std::time::Instant::now();
         let this = &g;
-        let (kids, built) = Lists::build_with(
-            n,
-            GroupCursor::default,
-            |cur, id, kids| {
-                let b = this.build(known, lower, cur, id, kids);
-                if moves == Moves::Generated {
-                    kids.clear();
-                }
-                b
-            },
-            obs,
-        );
+        let (kids, built) = match moves {
+            Moves::Stored => {
+                Lists::build_with(n, GroupCursor::default, |cur, id, kids| this.build(known, lower, cur, id, kids), obs)
+            }
+            // Without the lists, each position's record straight into its
+            // place: no second copy of the records while they are gathered.
+            Moves::Generated => {
+                const BLOCK: usize = 1 << 14;
+                let empty = Built { kind: UNUSED, en: NONE, es: NONE, next: NONE, mode: 0 };
+                let mut built = vec![empty; n];
+                built.par_chunks_mut(BLOCK).enumerate().for_each(|(b, out)| {
+                    obs.advance(out.len() as u64);
+                    let (mut cur, mut kids) = (GroupCursor::default(), Vec::new());
+                    for (j, o) in out.iter_mut().enumerate() {
+                        *o = this.build(known, lower, &mut cur, b * BLOCK + j, &mut kids);
+                        kids.clear();
+                    }
+                });
+                (Lists::default(), built)
+            }
+        };
         obs.finish();
         // Spread over the arrays (each side's nodes are one half of them),
         // in parallel.
@@ -707,15 +717,12 @@ impl<'a> Group<'a> {
         // The in-group parents make room for the ranks; they are rebuilt
         // for the second copy's rounds.
         self.parents = Lists::default();
+        // The first copy's values, on the grid of the stored values.
         let this = &*self;
-        let val: Vec<f64> = (0..n)
-            .into_par_iter()
-            .map(|p| from_code(to_code(if this.second_class(p) { this.val[n + p] } else { this.val[p] })))
-            .collect();
-        let ranked = self.rank_progress_of(&val);
+        let first = |p: usize| from_code(to_code(if this.second_class(p) { this.val[n + p] } else { this.val[p] }));
+        let Ranked { ranks, slot, stuck, .. } = self.rank_progress_of(&first);
         self.take_second_copy();
-        let slot = Members::new(n, &ranked.rank.iter().map(|r| r.0).collect::<Vec<u32>>());
-        let rank_of = |c: u32| slot.slot(c).map_or(0, |j| ranked.rank[j as usize].1);
+        let rank_of = |c: u32| slot.slot(c).map_or(0, |j| ranks.rank[j as usize]);
         let x = exit_value;
         // The first copy's choices are taken out while the new ones are made
         // (the children are read from the group).
@@ -723,18 +730,20 @@ impl<'a> Group<'a> {
         let this = &*self;
         let (kind, en, es) = (&this.kind, &this.en, &this.es);
         let class = &this.class;
+        // Both nodes of a position now hold the first copy's value.
+        let val = |p: usize| from_code(to_code(this.val[p]));
         mode[..n].par_iter_mut().zip(next[..n].par_iter_mut()).enumerate().for_each(|(p, (md, next))| {
             if !in_class(class, p) || kind[p] != LIVE || *md & HAS_KIDS == 0 {
                 return;
             }
             let kids = this.kids(p);
-            let m = kids.iter().map(|&c| -val[c as usize]).fold(f64::NEG_INFINITY, f64::max);
-            let ahead = val[p] > TIE;
+            let m = kids.iter().map(|&c| -val(c as usize)).fold(f64::NEG_INFINITY, f64::max);
+            let ahead = val(p) > TIE;
             // The best child: for the side ahead the one of least rank (a
             // child outside the ranked ones leaves the group next).
             let (mut arg, mut least) = (NONE, u32::MAX);
             for &c in kids.iter() {
-                if -val[c as usize] >= m - TIE {
+                if -val(c as usize) >= m - TIE {
                     let r = if ahead { rank_of(c) } else { 0 };
                     if arg == NONE || r < least {
                         (arg, least) = (c, r);
@@ -753,11 +762,10 @@ impl<'a> Group<'a> {
             *next = if mode & (STAY_N | STAY_S) != 0 { arg } else { NONE };
         });
         (self.mode, self.next) = (mode, next);
-        drop(val);
         if self.moves == Moves::Stored {
             self.parents = self.kids.reverse(n, |&c| c as usize);
         }
-        ranked.stuck
+        stuck
     }
 
     /// Makes every round whole (no partial evaluations or passes).
@@ -1807,95 +1815,94 @@ impl<'a> Group<'a> {
     fn rank_progress(&self) -> Ranked {
         // Ranks are read with the stored values, so ties are told as perfect
         // play and `verify` tell them: on the grid, within TIE.
-        let val: Vec<f64> = self.val[..self.n].par_iter().map(|&v| from_code(to_code(v))).collect();
-        self.rank_progress_of(&val)
+        self.rank_progress_of(&|p| from_code(to_code(self.val[p])))
     }
 
     /// [`Group::rank_progress`] of the positions' values `val` (on the
-    /// grid of the stored values).
-    fn rank_progress_of(&self, val: &[f64]) -> Ranked {
+    /// grid of the stored values), read where they are needed rather than
+    /// copied: besides the group's arrays the ranking holds about 16 bytes
+    /// per candidate and 8 per equally good child among them.
+    fn rank_progress_of(&self, val: &(impl Fn(usize) -> f64 + Sync)) -> Ranked {
         let n = self.n;
         let x = exit_value;
         let (wn, ws) = (self.w_n, self.w_s);
         // Candidates: ahead with no exit as good as the best in-group move,
         // or behind with an in-group move as good as any exit.
-        let info: Vec<(u32, f64)> = (0..n as u32)
+        let ids: Vec<u32> = (0..n as u32)
             .into_par_iter()
-            .filter_map(|p| {
+            .filter(|&p| {
                 let i = p as usize;
-                if !matches!(self.kind[i], LIVE | SURE) || self.mode[i] & HAS_KIDS == 0 || val[i].abs() <= TIE {
-                    return None;
+                let v = val(i);
+                if !matches!(self.kind[i], LIVE | SURE) || self.mode[i] & HAS_KIDS == 0 || v.abs() <= TIE {
+                    return false;
                 }
-                let m = self.kids(i).iter().map(|&c| -val[c as usize]).fold(f64::NEG_INFINITY, f64::max);
+                let m = self.kids(i).iter().map(|&c| -val(c as usize)).fold(f64::NEG_INFINITY, f64::max);
                 let exit_ties = (wn > 0 && x(self.en[i]) >= m - TIE) || (ws > 0 && x(self.es[i]) >= m - TIE);
                 let can_stay = (wn == 0 || m >= x(self.en[i]) - TIE) && (ws == 0 || m >= x(self.es[i]) - TIE);
-                let keep = if val[i] > 0.0 { !exit_ties } else { can_stay };
-                keep.then_some((p, val[i]))
+                if v > 0.0 { !exit_ties } else { can_stay }
             })
             .collect();
-        let cand: Vec<u32> = info.iter().map(|c| c.0).collect();
-        let slot = Members::new(n, &cand);
-        let m = cand.len();
+        let slot = Members::new(n, &ids);
+        let m = ids.len();
         // Each candidate's equally good children among the candidates (each
-        // once, as the children are), and whether it has one outside them.
-        let (inside, outside) = Lists::build(
+        // once, as the children are), and its first rank: the side ahead
+        // progresses through a child that must exit now and then (rank 1),
+        // else it waits for a ranked child (`UNRANKED`); the side behind
+        // when all its children progress (rank 1 where it has none among the
+        // candidates, else `WAITING` and their count).
+        let (inside, mut rank) = Lists::build(
             m,
             |j, inside| {
-                let (p, v) = info[j];
-                let mut outside = false;
-                for &c in self.kids(p as usize).iter() {
-                    if -val[c as usize] >= v - TIE {
+                let p = ids[j] as usize;
+                let v = val(p);
+                let (before, mut outside) = (inside.len(), false);
+                for &c in self.kids(p).iter() {
+                    if -val(c as usize) >= v - TIE {
                         match slot.slot(c) {
                             Some(t) => inside.push(t),
                             None => outside = true,
                         }
                     }
                 }
-                outside
+                let count = (inside.len() - before) as u32;
+                match (v > 0.0, outside, count) {
+                    (true, true, _) | (false, _, 0) => 1,
+                    (true, false, _) => UNRANKED,
+                    (false, _, k) => WAITING | k,
+                }
             },
             &Silent,
         );
-        let ahead: Vec<bool> = info.iter().map(|c| c.1 > 0.0).collect();
         let parents = inside.reverse(m, |&c| c as usize);
-        const INF: u32 = u32::MAX;
-        let mut rank = vec![INF; m];
-        let mut waiting: Vec<u32> = (0..m).map(|j| inside.get(j).len() as u32).collect();
-        let mut queue = std::collections::VecDeque::new();
-        for j in 0..m {
-            // The side ahead progresses through a child that must exit now
-            // and then; the side behind when all its children progress.
-            if (ahead[j] && outside[j]) || (!ahead[j] && inside.get(j).is_empty()) {
-                rank[j] = 1;
-                queue.push_back(j as u32);
-            }
-        }
+        drop(inside);
+        let mut queue: std::collections::VecDeque<u32> = (0..m as u32).filter(|&j| rank[j as usize] == 1).collect();
         while let Some(c) = queue.pop_front() {
             let c = c as usize;
+            let next = rank[c] + 1;
             for &p in parents.get(c) {
                 let p = p as usize;
-                if rank[p] != INF {
-                    continue;
-                }
-                if ahead[p] {
-                    rank[p] = rank[c] + 1;
+                let r = rank[p];
+                if r == UNRANKED || r == WAITING | 1 {
+                    rank[p] = next;
                     queue.push_back(p as u32);
-                } else {
-                    waiting[p] -= 1;
-                    if waiting[p] == 0 {
-                        rank[p] = rank[c] + 1;
-                        queue.push_back(p as u32);
-                    }
+                } else if r & WAITING != 0 {
+                    rank[p] = r - 1;
                 }
             }
         }
         // Candidates that cannot be ranked keep the largest rank: the side
         // ahead never prefers moving into them.
-        Ranked {
-            stuck: (0..m).filter(|&j| ahead[j] && rank[j] == INF).count() as u64,
-            ranked: rank.iter().filter(|&&r| r != INF).count() as u64,
-            max_rank: rank.iter().filter(|&&r| r != INF).copied().max().unwrap_or(0),
-            rank: cand.iter().zip(&rank).map(|(&p, &r)| (p, r)).collect(),
+        let mut stuck = 0;
+        for r in &mut rank {
+            if *r == UNRANKED {
+                stuck += 1;
+            } else if *r & WAITING != 0 {
+                *r = UNRANKED;
+            }
         }
+        let ranked = rank.iter().filter(|&&r| r != UNRANKED).count() as u64;
+        let max_rank = rank.iter().filter(|&&r| r != UNRANKED).copied().max().unwrap_or(0);
+        Ranked { ranks: Ranks { ids, rank }, slot, stuck, ranked, max_rank }
     }
 
     /// Keeps the progress ranks with the group and counts them.
@@ -1903,7 +1910,7 @@ impl<'a> Group<'a> {
         self.stats.stuck = r.stuck;
         self.stats.ranked = r.ranked;
         self.stats.max_rank = r.max_rank;
-        self.rank = r.rank;
+        self.rank = r.ranks;
     }
 
     /// A few sweeps of interval iteration from −1 and +1 (Jacobi, in
@@ -2209,7 +2216,7 @@ struct Solved {
     ids: Vec<u32>,
     kind: Vec<u8>,
     val: Vec<f64>,
-    rank: Vec<(u32, u32)>,
+    rank: Ranks,
     stats: Stats,
     error: f64,
 }
@@ -2245,7 +2252,7 @@ impl Outputs {
             let (slot, i) = self.place(at(p));
             self.codes[slot][i] = if k == UNUSED { CODE_UNUSED } else { to_code(v) };
         }
-        for &(p, r) in &part.rank {
+        for (&p, &r) in part.rank.ids.iter().zip(&part.rank.rank) {
             let (slot, i) = self.place(at(p as usize));
             self.ranks[slot][i] = (r.saturating_add(offset)).min(u16::MAX as u32) as u16;
         }
@@ -2392,10 +2399,25 @@ pub fn solve(
     (out.tables(ix, &stats, error), stats)
 }
 
-/// The progress ranks of a group, by position (`Group::rank`), and their
-/// counts (as in `Stats`).
+/// Progress ranks: the positions ranked (by id, ascending) and each one's
+/// rank, `UNRANKED` where none is known.
+#[derive(Default)]
+struct Ranks {
+    ids: Vec<u32>,
+    rank: Vec<u32>,
+}
+
+/// No rank: a candidate that no way to an exit was found for.
+const UNRANKED: u32 = u32::MAX;
+/// While ranking, the mark of a candidate behind that waits for its
+/// children among the candidates (their count in the low bits).
+const WAITING: u32 = 1 << 31;
+
+/// A group's progress ranks (`Group::rank`), the places of the candidates,
+/// and the counts (as in `Stats`).
 struct Ranked {
-    rank: Vec<(u32, u32)>,
+    ranks: Ranks,
+    slot: Members,
     stuck: u64,
     ranked: u64,
     max_rank: u32,
