@@ -8,7 +8,7 @@
 use engine::merels::{Blocked, BoardKind, Dice, Rules};
 use solver::merels::strategy::{self, Group};
 use solver::merels::value::{CODE_UNUSED, from_code};
-use solver::merels::{Indexer, Sector, Silent, Solution, SolveOptions, Table, Values};
+use solver::merels::{Indexer, Sector, Silent, Solution, Table, Values};
 
 fn sector(key: &str) -> Sector {
     let n: Vec<u8> = key.split('-').map(|x| x.parse().expect("a count")).collect();
@@ -78,15 +78,14 @@ fn partial_rounds_end_where_whole_rounds_end() {
     let six = Rules::new(BoardKind::Six, Dice::Schaedler);
     let mut holds = 0;
     for rules in [six, Rules { blocked: Blocked::Pass, ..six }] {
-        let opts = SolveOptions { max_men: Some(9), ..SolveOptions::default() };
-        let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
+        let known = super::six_known(rules);
         for group in [&["3-0-3-0"][..], &["3-0-5-0", "5-0-3-0"], &["4-0-4-0"], &["5-0-5-0"]] {
-            compare(&rules, &known, group, false);
+            compare(&rules, known, group, false);
         }
         // Without the discounted searches the second player holds loops:
         // the switches of a hold, made outside the passes, are covered.
         for group in [&["4-0-4-0"][..], &["5-0-5-0"]] {
-            holds += compare(&rules, &known, group, true);
+            holds += compare(&rules, known, group, true);
         }
     }
     assert!(holds > 0);
@@ -107,11 +106,10 @@ fn partial_passes_leave_out_only_positions_that_keep_their_choice() {
     let sets =
         [(six, pairs), (Rules { blocked: Blocked::Pass, ..six }, pairs), (Rules { flying: true, ..six }, &pairs[..2])];
     for (rules, groups) in sets {
-        let opts = SolveOptions { max_men: Some(9), ..SolveOptions::default() };
-        let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
+        let known = super::six_known(rules);
         for &group in groups {
             for undiscounted in [false, true] {
-                let mut g = Group::new(&rules, &known, indexers(&known, group), &Silent);
+                let mut g = Group::new(&rules, known, indexers(known, group), &Silent);
                 g.check_passes();
                 if undiscounted {
                     g.undiscounted();
@@ -132,10 +130,9 @@ fn partial_passes_leave_out_only_positions_that_keep_their_choice() {
 #[test]
 fn flying_men_end_with_optimal_strategies() {
     let rules = Rules { flying: true, ..Rules::new(BoardKind::Six, Dice::Schaedler) };
-    let opts = SolveOptions { max_men: Some(8), ..SolveOptions::default() };
-    let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
-    let ix = indexers(&known, &["4-0-5-0", "5-0-4-0"]);
-    let (_, stats) = Group::new(&rules, &known, ix, &Silent).run(0.0, &Silent);
+    let known = super::six_known(rules);
+    let ix = indexers(known, &["4-0-5-0", "5-0-4-0"]);
+    let (_, stats) = Group::new(&rules, known, ix, &Silent).run(0.0, &Silent);
     assert_eq!(stats.repairs, 0, "{stats:?}");
     assert!(stats.discounts > 1, "{stats:?}");
     assert!(stats.gap < 1e-8 && stats.stuck == 0, "{stats:?}");
@@ -161,10 +158,9 @@ fn mill_levels_give_the_whole_groups_values_when_blocked_players_pass() {
 }
 
 fn mill_levels_match(rules: Rules) {
-    let opts = SolveOptions { max_men: Some(10), ..SolveOptions::default() };
-    let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
+    let known = super::six_known(rules);
     for group in [&["3-0-3-0"][..], &["4-0-5-0", "5-0-4-0"], &["5-0-5-0"]] {
-        let ix = indexers(&known, group);
+        let ix = indexers(known, group);
         let levels: std::collections::BTreeSet<u8> = (0..ix[0].size())
             .filter(|&i| ix[0].is_canonical(i))
             .map(|i| ix[0].state(i))
@@ -172,8 +168,8 @@ fn mill_levels_match(rules: Rules) {
             .map(|st| strategy::mill_level(&rules, &st))
             .collect();
         assert!(levels.len() >= 2, "{group:?}: levels {levels:?}");
-        let (parts, _) = strategy::solve(&rules, &known, ix.clone(), 0.0, strategy::Moves::Stored, &Silent);
-        let (whole, _) = Group::new(&rules, &known, ix, &Silent).run(0.0, &Silent);
+        let (parts, _) = strategy::solve(&rules, known, ix.clone(), 0.0, strategy::Moves::Stored, &Silent);
+        let (whole, _) = Group::new(&rules, known, ix, &Silent).run(0.0, &Silent);
         agree_within_errors(&format!("{}, {group:?}", rules.label()), &parts, &whole);
     }
 }
@@ -189,12 +185,11 @@ fn mill_levels_match(rules: Rules) {
 fn one_copy_first_gives_the_values_of_both_copies_at_once() {
     let six = Rules::new(BoardKind::Six, Dice::Schaedler);
     for rules in [six, Rules { flying: true, ..six }, Rules { blocked: Blocked::Pass, ..six }] {
-        let opts = SolveOptions { max_men: Some(8), ..SolveOptions::default() };
-        let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
+        let known = super::six_known(rules);
         for group in [&["3-0-3-0"][..], &["3-0-4-0", "4-0-3-0"], &["3-0-5-0", "5-0-3-0"], &["4-0-4-0"]] {
-            let ix = indexers(&known, group);
-            let (one, s1) = Group::new(&rules, &known, ix.clone(), &Silent).run(0.0, &Silent);
-            let mut both = Group::new(&rules, &known, ix, &Silent);
+            let ix = indexers(known, group);
+            let (one, s1) = Group::new(&rules, known, ix.clone(), &Silent).run(0.0, &Silent);
+            let mut both = Group::new(&rules, known, ix, &Silent);
             both.both_copies();
             let (both, s2) = both.run(0.0, &Silent);
             let label = format!("{}, {group:?}", rules.label());
@@ -220,13 +215,12 @@ fn one_copy_first_gives_the_values_of_both_copies_at_once() {
 #[test]
 fn one_thread_or_four_give_the_same_bits() {
     let rules = Rules::new(BoardKind::Six, Dice::Schaedler);
-    let opts = SolveOptions { max_men: Some(10), ..SolveOptions::default() };
-    let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
+    let known = super::six_known(rules);
     for group in [&["4-0-5-0", "5-0-4-0"][..], &["5-0-5-0"]] {
-        let ix = indexers(&known, group);
+        let ix = indexers(known, group);
         let run = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
-            pool.install(|| Group::new(&rules, &known, ix.clone(), &Silent).run(0.0, &Silent).0)
+            pool.install(|| Group::new(&rules, known, ix.clone(), &Silent).run(0.0, &Silent).0)
         };
         let (one, four) = (run(1), run(4));
         assert_eq!(one.len(), four.len());
@@ -251,14 +245,13 @@ fn settling_the_sure_positions_first_gives_the_iterations_values() {
     let six = Rules::new(BoardKind::Six, Dice::Schaedler);
     let mut settled = [0u64; 2];
     for rules in [six, Rules { flying: true, ..six }, Rules { blocked: Blocked::Pass, ..six }] {
-        let opts = SolveOptions { max_men: Some(9), ..SolveOptions::default() };
-        let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
+        let known = super::six_known(rules);
         for (k, group) in
             [&["3-0-3-0"][..], &["3-0-6-0", "6-0-3-0"], &["4-0-4-0"], &["4-0-5-0", "5-0-4-0"]].into_iter().enumerate()
         {
-            let ix = indexers(&known, group);
-            let (first, s1) = Group::new(&rules, &known, ix.clone(), &Silent).run(0.0, &Silent);
-            let mut left = Group::new(&rules, &known, ix, &Silent);
+            let ix = indexers(known, group);
+            let (first, s1) = Group::new(&rules, known, ix.clone(), &Silent).run(0.0, &Silent);
+            let mut left = Group::new(&rules, known, ix, &Silent);
             left.unsettled();
             let (left, s2) = left.run(0.0, &Silent);
             let label = format!("{}, {group:?}", rules.label());
