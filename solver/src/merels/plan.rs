@@ -90,11 +90,12 @@ fn arrays_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
         // move) value, successor, choice and a partial evaluation's mark
         // (42 bytes, held throughout). Where the in-group children are
         // stored, their lists (the offsets of the children and the parents,
-        // 4 bytes each, and 4 bytes per child in each; the record of each position as built,
-        // 16, is less) and, beside them all, what the phases hold for a
-        // while: a place in each side's list for the next pass (8), a pass's
-        // change (12), the warm start's bounds (16), and per node a partial
-        // evaluation's place and old value (2 × 12). Where they are
+        // 4 bytes each, and 4 bytes per child in each; the record of each
+        // position as built, 16, is less) and, beside them all, what the
+        // phases hold for a while: a place in each side's list for the next
+        // pass (8), a pass's change (12), the warm start's bounds (16), and
+        // per node a partial evaluation's place and old value (2 × 12).
+        // Where they are
         // generated, the phases follow one another and only the largest is
         // added: the partial rounds (the lists, a pass's change and the
         // evaluation's places and old values, 44, and the buffers of its

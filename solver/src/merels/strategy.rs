@@ -731,7 +731,7 @@ impl<'a> Group<'a> {
         let (kind, en, es) = (&this.kind, &this.en, &this.es);
         let class = &this.class;
         // Both nodes of a position now hold the first copy's value.
-        let val = |p: usize| from_code(to_code(this.val[p]));
+        let val = |p: usize| this.stored_value(p);
         mode[..n].par_iter_mut().zip(next[..n].par_iter_mut()).enumerate().for_each(|(p, (md, next))| {
             if !in_class(class, p) || kind[p] != LIVE || *md & HAS_KIDS == 0 {
                 return;
@@ -1815,7 +1815,14 @@ impl<'a> Group<'a> {
     fn rank_progress(&self) -> Ranked {
         // Ranks are read with the stored values, so ties are told as perfect
         // play and `verify` tell them: on the grid, within TIE.
-        self.rank_progress_of(&|p| from_code(to_code(self.val[p])))
+        self.rank_progress_of(&|p| self.stored_value(p))
+    }
+
+    /// The first player's value of position `p` as the table stores it (on
+    /// the grid).
+    #[inline]
+    fn stored_value(&self, p: usize) -> f64 {
+        from_code(to_code(self.val[p]))
     }
 
     /// [`Group::rank_progress`] of the positions' values `val` (on the
