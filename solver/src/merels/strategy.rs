@@ -208,6 +208,10 @@ const PARALLEL_LEVEL: usize = 1 << 12;
 /// The nodes one task of a large level or evaluation takes.
 const CHUNK: usize = PARALLEL_LEVEL / 4;
 
+/// The owners one task of a build takes (the group's positions as built,
+/// the lists of [`Lists::build_with`]), in ascending order.
+const BUILD_BLOCK: usize = 1 << 14;
+
 /// How many positions ahead an improvement pass and the warm start fetch
 /// the children's values, and the evaluation the entries of the parents
 /// (whose lists it fetches two and three times as far ahead).
@@ -502,14 +506,13 @@ impl<'a> Group<'a> {
             // Without the lists, each position's record straight into its
             // place: no second copy of the records while they are gathered.
             Moves::Generated => {
-                const BLOCK: usize = 1 << 14;
                 let empty = Built { kind: UNUSED, en: NONE, es: NONE, next: NONE, mode: 0 };
                 let mut built = vec![empty; n];
-                built.par_chunks_mut(BLOCK).enumerate().for_each(|(b, out)| {
+                built.par_chunks_mut(BUILD_BLOCK).enumerate().for_each(|(b, out)| {
                     obs.advance(out.len() as u64);
                     let (mut cur, mut kids) = (GroupCursor::default(), Vec::new());
                     for (j, o) in out.iter_mut().enumerate() {
-                        *o = this.build(known, lower, &mut cur, b * BLOCK + j, &mut kids);
+                        *o = this.build(known, lower, &mut cur, b * BUILD_BLOCK + j, &mut kids);
                         kids.clear();
                     }
                 });
@@ -580,42 +583,63 @@ impl<'a> Group<'a> {
         let exits_lose = |p: usize| (wn == 0 || x(en[p]) <= -1.0) && (ws == 0 || x(es[p]) <= -1.0);
         // Children not yet known to be sure wins for the other side (a
         // position has at most a few dozen, each listed once).
-        let mut waiting: Vec<u8> =
-            (0..n).into_par_iter().map(|p| u8::try_from(self.kids(p).len()).expect("few children")).collect();
-        let mut sure = vec![0u8; n];
-        let mut queue: Vec<u32> = Vec::new();
-        for p in 0..n {
-            let s = match kind[p] {
-                FIXED => LOSS,
-                LIVE if exits_win(p) => WIN,
-                LIVE if waiting[p] == 0 && exits_lose(p) => LOSS,
-                _ => continue,
-            };
-            sure[p] = s;
-            queue.push(p as u32);
-        }
-        while let Some(c) = queue.pop() {
-            let lost = sure[c as usize] == LOSS;
-            for &p in self.parents(c as usize).iter() {
+        let waiting: Vec<AtomicU8> = (0..n)
+            .into_par_iter()
+            .map(|p| AtomicU8::new(u8::try_from(self.kids(p).len()).expect("few children")))
+            .collect();
+        let sure: Vec<AtomicU8> = (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect();
+        // A level at a time from the positions settled by their exits, each
+        // level's parents in parallel: a position is settled once (the first
+        // to settle it lists it), and which positions are settled does not
+        // depend on the order (a sure win has a child that is a sure loss,
+        // which never counts down its waiting children; a sure loss has
+        // none).
+        let mut front: Vec<u32> = (0..n as u32)
+            .into_par_iter()
+            .filter(|&p| {
                 let p = p as usize;
-                if sure[p] != 0 || kind[p] != LIVE {
-                    continue;
-                }
-                if lost {
-                    sure[p] = WIN;
-                } else {
-                    waiting[p] -= 1;
-                    if waiting[p] > 0 || !exits_lose(p) {
-                        continue;
+                let s = match kind[p] {
+                    FIXED => LOSS,
+                    LIVE if exits_win(p) => WIN,
+                    LIVE if waiting[p].load(Relaxed) == 0 && exits_lose(p) => LOSS,
+                    _ => return false,
+                };
+                sure[p].store(s, Relaxed);
+                true
+            })
+            .collect();
+        while !front.is_empty() {
+            front = front
+                .par_chunks(CHUNK)
+                .flat_map_iter(|cs| {
+                    let mut found = Vec::new();
+                    for &c in cs {
+                        let lost = sure[c as usize].load(Relaxed) == LOSS;
+                        for &p in self.parents(c as usize).iter() {
+                            let q = p as usize;
+                            if kind[q] != LIVE || sure[q].load(Relaxed) != 0 {
+                                continue;
+                            }
+                            let s = if lost {
+                                WIN
+                            } else if waiting[q].fetch_sub(1, Relaxed) == 1 && exits_lose(q) {
+                                LOSS
+                            } else {
+                                continue;
+                            };
+                            if sure[q].compare_exchange(0, s, Relaxed, Relaxed).is_ok() {
+                                found.push(p);
+                            }
+                        }
                     }
-                    sure[p] = LOSS;
-                }
-                queue.push(p as u32);
-            }
+                    found
+                })
+                .collect();
         }
         drop(waiting);
         let mut settled = 0;
-        for (p, &s) in sure.iter().enumerate() {
+        for (p, s) in sure.into_iter().enumerate() {
+            let s = s.into_inner();
             if s == 0 || self.kind[p] != LIVE {
                 continue;
             }
@@ -714,12 +738,10 @@ impl<'a> Group<'a> {
     /// positions of the side ahead could not be ranked.
     fn seed_second_copy(&mut self) -> u64 {
         let n = self.n;
-        // The in-group parents make room for the ranks; they are rebuilt
-        // for the second copy's rounds.
-        self.parents = Lists::default();
-        // The first copy's values, on the grid of the stored values.
+        // The first copy's values: each position's node in that copy (the
+        // first player's where it moved, the reply's where the other did).
         let this = &*self;
-        let first = |p: usize| from_code(to_code(if this.second_class(p) { this.val[n + p] } else { this.val[p] }));
+        let first = |p: usize| if this.second_class(p) { n + p } else { p };
         let Ranked { ranks, slot, stuck, .. } = self.rank_progress_of(&first);
         self.take_second_copy();
         let rank_of = |c: u32| slot.slot(c).map_or(0, |j| ranks.rank[j as usize]);
@@ -762,9 +784,6 @@ impl<'a> Group<'a> {
             *next = if mode & (STAY_N | STAY_S) != 0 { arg } else { NONE };
         });
         (self.mode, self.next) = (mode, next);
-        if self.moves == Moves::Stored {
-            self.parents = self.kids.reverse(n, |&c| c as usize);
-        }
         stuck
     }
 
@@ -1022,9 +1041,15 @@ impl<'a> Group<'a> {
     /// part of the index that the side to move's men decide.
     #[inline]
     fn own_place(&self, st: &State) -> Option<(usize, OwnPart)> {
-        let s = Sector::of(st);
-        let slot = self.ix.iter().position(|x| x.sector() == s)?;
+        let slot = self.slot_of(st)?;
         Some((slot, self.ix[slot].own_part(st.own)))
+    }
+
+    /// The group's sector of `st` (its slot), if it is one of them.
+    #[inline]
+    fn slot_of(&self, st: &State) -> Option<usize> {
+        let s = Sector::of(st);
+        self.ix.iter().position(|x| x.sector() == s)
     }
 
     /// The position id of index `i` of the group's sector in `slot`, if it
@@ -1100,8 +1125,7 @@ impl<'a> Group<'a> {
         }
         let Some(st) = self.state(c, &mut GroupCursor::default()) else { return out };
         self.rules.for_each_predecessor(&st, |q| {
-            let s = Sector::of(&q);
-            if let Some(slot) = self.ix.iter().position(|x| x.sector() == s)
+            if let Some(slot) = self.slot_of(&q)
                 && let Some(p) = self.member(slot, self.ix[slot].index(&q))
                 && self.has_moves(p as usize)
             {
@@ -1815,7 +1839,7 @@ impl<'a> Group<'a> {
     fn rank_progress(&self) -> Ranked {
         // Ranks are read with the stored values, so ties are told as perfect
         // play and `verify` tell them: on the grid, within TIE.
-        self.rank_progress_of(&|p| self.stored_value(p))
+        self.rank_progress_of(&|p| p)
     }
 
     /// The first player's value of position `p` as the table stores it (on
@@ -1825,28 +1849,40 @@ impl<'a> Group<'a> {
         from_code(to_code(self.val[p]))
     }
 
-    /// [`Group::rank_progress`] of the positions' values `val` (on the
-    /// grid of the stored values), read where they are needed rather than
-    /// copied: besides the group's arrays the ranking holds about 16 bytes
-    /// per candidate and 8 per equally good child among them.
-    fn rank_progress_of(&self, val: &(impl Fn(usize) -> f64 + Sync)) -> Ranked {
+    /// [`Group::rank_progress`] of the positions' values held by the nodes
+    /// `node(p)` (read on the grid of the stored values where they are
+    /// needed, the children's fetched ahead, rather than copied): besides
+    /// the group's arrays the ranking holds about 16 bytes per candidate
+    /// and 8 per equally good child among them.
+    fn rank_progress_of(&self, node: &(impl Fn(usize) -> usize + Sync)) -> Ranked {
         let n = self.n;
         let x = exit_value;
         let (wn, ws) = (self.w_n, self.w_s);
+        let val = |p: usize| from_code(to_code(self.val[node(p)]));
+        // The values of the children of position `p`, fetched ahead.
+        let fetch = |p: usize| {
+            if self.moves == Moves::Stored && p < n {
+                for &c in self.kids.get(p) {
+                    prefetch(&self.val[node(c as usize)]);
+                }
+            }
+        };
         // Candidates: ahead with no exit as good as the best in-group move,
         // or behind with an in-group move as good as any exit.
-        let ids: Vec<u32> = (0..n as u32)
+        let ids: Vec<u32> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
-            .filter(|&p| {
-                let i = p as usize;
-                let v = val(i);
-                if !matches!(self.kind[i], LIVE | SURE) || self.mode[i] & HAS_KIDS == 0 || v.abs() <= TIE {
-                    return false;
-                }
-                let m = self.kids(i).iter().map(|&c| -val(c as usize)).fold(f64::NEG_INFINITY, f64::max);
-                let exit_ties = (wn > 0 && x(self.en[i]) >= m - TIE) || (ws > 0 && x(self.es[i]) >= m - TIE);
-                let can_stay = (wn == 0 || m >= x(self.en[i]) - TIE) && (ws == 0 || m >= x(self.es[i]) - TIE);
-                if v > 0.0 { !exit_ties } else { can_stay }
+            .flat_map_iter(|b| {
+                (b * CHUNK..((b + 1) * CHUNK).min(n)).filter_map(move |i| {
+                    fetch(i + PREFETCH_AHEAD);
+                    let v = val(i);
+                    if !matches!(self.kind[i], LIVE | SURE) || self.mode[i] & HAS_KIDS == 0 || v.abs() <= TIE {
+                        return None;
+                    }
+                    let m = self.kids(i).iter().map(|&c| -val(c as usize)).fold(f64::NEG_INFINITY, f64::max);
+                    let exit_ties = (wn > 0 && x(self.en[i]) >= m - TIE) || (ws > 0 && x(self.es[i]) >= m - TIE);
+                    let can_stay = (wn == 0 || m >= x(self.en[i]) - TIE) && (ws == 0 || m >= x(self.es[i]) - TIE);
+                    (if v > 0.0 { !exit_ties } else { can_stay }).then_some(i as u32)
+                })
             })
             .collect();
         let slot = Members::new(n, &ids);
@@ -1860,6 +1896,9 @@ impl<'a> Group<'a> {
         let (inside, mut rank) = Lists::build(
             m,
             |j, inside| {
+                if let Some(&q) = ids.get(j + PREFETCH_AHEAD) {
+                    fetch(q as usize);
+                }
                 let p = ids[j] as usize;
                 let v = val(p);
                 let (before, mut outside) = (inside.len(), false);
@@ -2735,11 +2774,10 @@ impl<T: Copy + Send + Sync> Lists<T> {
         f: impl Fn(&mut S, usize, &mut Vec<T>) -> A + Sync,
         obs: &dyn Observer,
     ) -> (Lists<T>, Vec<A>) {
-        const BLOCK: usize = 1 << 14;
-        let blocks: Vec<(Vec<A>, Vec<u32>, Vec<T>)> = (0..owners.div_ceil(BLOCK))
+        let blocks: Vec<(Vec<A>, Vec<u32>, Vec<T>)> = (0..owners.div_ceil(BUILD_BLOCK))
             .into_par_iter()
             .map(|b| {
-                let range = b * BLOCK..((b + 1) * BLOCK).min(owners);
+                let range = b * BUILD_BLOCK..((b + 1) * BUILD_BLOCK).min(owners);
                 let (mut out, mut len, mut items) = (Vec::with_capacity(range.len()), Vec::new(), Vec::new());
                 obs.advance(range.len() as u64);
                 let mut state = init();
