@@ -913,6 +913,14 @@ impl<'a> Group<'a> {
         state_at(self.rules, &self.ix, &self.base, self.group_index(p), cursor)
     }
 
+    /// The state of position `p`, built with its moves (so a position: no
+    /// check that its index is the one of its class the indexing uses).
+    #[inline]
+    fn live_state(&self, p: usize) -> State {
+        let (slot, i) = place(&self.base, self.group_index(p));
+        self.ix[slot].state(i)
+    }
+
     /// Position `id` as built, its children in this part (ascending, each
     /// once) appended to `kids`; children in the group outside the part are
     /// exits of the values in `lower`.
@@ -1095,7 +1103,7 @@ impl<'a> Group<'a> {
         if !self.has_moves(p) {
             return out;
         }
-        let Some(st) = self.state(p, &mut GroupCursor::default()) else { return out };
+        let st = self.live_state(p);
         // The moves that take nothing leave the other side's men as they
         // were and put that side to move: the children share their sector
         // and the part of their index those men decide.
@@ -1123,7 +1131,7 @@ impl<'a> Group<'a> {
         if !self.has_moves(c) {
             return out;
         }
-        let Some(st) = self.state(c, &mut GroupCursor::default()) else { return out };
+        let st = self.live_state(c);
         self.rules.for_each_predecessor(&st, |q| {
             if let Some(slot) = self.slot_of(&q)
                 && let Some(p) = self.member(slot, self.ix[slot].index(&q))
