@@ -205,16 +205,18 @@ const GAP_OK: f64 = 1e-8;
 /// is searched and computed in parallel, and so are the parents of the
 /// changed values of an evaluation of at least this many nodes.
 const PARALLEL_LEVEL: usize = 1 << 12;
-/// The nodes one task of a large level or evaluation takes.
+/// The nodes one task of a large level or evaluation takes (and the
+/// positions one task of a level of the settling or of the ranking's scan).
 const CHUNK: usize = PARALLEL_LEVEL / 4;
 
 /// The owners one task of a build takes (the group's positions as built,
 /// the lists of [`Lists::build_with`]), in ascending order.
 const BUILD_BLOCK: usize = 1 << 14;
 
-/// How many positions ahead an improvement pass and the warm start fetch
-/// the children's values, and the evaluation the entries of the parents
-/// (whose lists it fetches two and three times as far ahead).
+/// How many positions ahead an improvement pass, the warm start and the
+/// ranking fetch the children's values, and the evaluation the entries of
+/// the parents (whose lists it fetches two and three times as far ahead);
+/// where the lists are stored.
 const PREFETCH_AHEAD: usize = 4;
 
 /// Most interval-iteration sweeps of the warm start: a few settle the
@@ -588,8 +590,8 @@ impl<'a> Group<'a> {
             .map(|p| AtomicU8::new(u8::try_from(self.kids(p).len()).expect("few children")))
             .collect();
         let sure: Vec<AtomicU8> = (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect();
-        // A level at a time from the positions settled by their exits, each
-        // level's parents in parallel: a position is settled once (the first
+        // A level at a time from the positions settled by their exits and
+        // the lost ones, each level's parents in parallel: a position is settled once (the first
         // to settle it lists it), and which positions are settled does not
         // depend on the order (a sure win has a child that is a sure loss,
         // which never counts down its waiting children; a sure loss has
@@ -622,10 +624,13 @@ impl<'a> Group<'a> {
                             }
                             let s = if lost {
                                 WIN
-                            } else if waiting[q].fetch_sub(1, Relaxed) == 1 && exits_lose(q) {
-                                LOSS
                             } else {
-                                continue;
+                                let left = waiting[q].fetch_sub(1, Relaxed);
+                                debug_assert_ne!(left, 0, "a child counted down twice");
+                                if left != 1 || !exits_lose(q) {
+                                    continue;
+                                }
+                                LOSS
                             };
                             if sure[q].compare_exchange(0, s, Relaxed, Relaxed).is_ok() {
                                 found.push(p);
@@ -1859,7 +1864,8 @@ impl<'a> Group<'a> {
 
     /// [`Group::rank_progress`] of the positions' values held by the nodes
     /// `node(p)` (read on the grid of the stored values where they are
-    /// needed, the children's fetched ahead, rather than copied): besides
+    /// needed, the children's fetched ahead where the lists are stored,
+    /// rather than copied): besides
     /// the group's arrays the ranking holds about 16 bytes per candidate
     /// and 8 per equally good child among them.
     fn rank_progress_of(&self, node: &(impl Fn(usize) -> usize + Sync)) -> Ranked {
