@@ -215,8 +215,8 @@ const BUILD_BLOCK: usize = 1 << 14;
 
 /// How many positions ahead an improvement pass, the warm start and the
 /// ranking fetch the children's values, and the evaluation the entries of
-/// the parents (whose lists it fetches two and three times as far ahead);
-/// where the lists are stored.
+/// the parents (whose lists it fetches two and three times as far ahead),
+/// all where the lists are stored.
 const PREFETCH_AHEAD: usize = 4;
 
 /// Most interval-iteration sweeps of the warm start: a few settle the
@@ -591,11 +591,11 @@ impl<'a> Group<'a> {
             .collect();
         let sure: Vec<AtomicU8> = (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect();
         // A level at a time from the positions settled by their exits and
-        // the lost ones, each level's parents in parallel: a position is settled once (the first
-        // to settle it lists it), and which positions are settled does not
-        // depend on the order (a sure win has a child that is a sure loss,
-        // which never counts down its waiting children; a sure loss has
-        // none).
+        // the lost ones, each level's parents in parallel: a position is
+        // settled once (the first to settle it lists it), and which
+        // positions are settled does not depend on the order (a sure win has
+        // a child that is a sure loss, which never counts down its waiting
+        // children; a sure loss has none).
         let mut front: Vec<u32> = (0..n as u32)
             .into_par_iter()
             .filter(|&p| {
@@ -1865,9 +1865,9 @@ impl<'a> Group<'a> {
     /// [`Group::rank_progress`] of the positions' values held by the nodes
     /// `node(p)` (read on the grid of the stored values where they are
     /// needed, the children's fetched ahead where the lists are stored,
-    /// rather than copied): besides
-    /// the group's arrays the ranking holds about 16 bytes per candidate
-    /// and 8 per equally good child among them.
+    /// rather than copied): besides the group's arrays the ranking holds
+    /// about 16 bytes per candidate and 8 per equally good child among
+    /// them.
     fn rank_progress_of(&self, node: &(impl Fn(usize) -> usize + Sync)) -> Ranked {
         let n = self.n;
         let x = exit_value;
