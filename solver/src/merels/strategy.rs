@@ -1855,11 +1855,11 @@ impl<'a> Group<'a> {
         self.rank_progress_of(&|p| p)
     }
 
-    /// The first player's value of position `p` as the table stores it (on
-    /// the grid).
+    /// The value of node `g` as a table stores it (on the grid): for a
+    /// position `p < n`, the first player's.
     #[inline]
-    fn stored_value(&self, p: usize) -> f64 {
-        from_code(to_code(self.val[p]))
+    fn stored_value(&self, g: usize) -> f64 {
+        from_code(to_code(self.val[g]))
     }
 
     /// [`Group::rank_progress`] of the positions' values held by the nodes
@@ -1872,7 +1872,7 @@ impl<'a> Group<'a> {
         let n = self.n;
         let x = exit_value;
         let (wn, ws) = (self.w_n, self.w_s);
-        let val = |p: usize| from_code(to_code(self.val[node(p)]));
+        let val = |p: usize| self.stored_value(node(p));
         // The values of the children of position `p`, fetched ahead.
         let fetch = |p: usize| {
             if self.moves == Moves::Stored && p < n {
