@@ -6,19 +6,10 @@
 //! progress ranks, to the bit.
 
 use engine::merels::{Blocked, BoardKind, Dice, Rules};
+use super::{indexers, six_group, six_known};
 use solver::merels::strategy::{self, Group};
 use solver::merels::value::{CODE_UNUSED, from_code};
-use solver::merels::{Indexer, Sector, Silent, Solution, Table, Values};
-
-fn sector(key: &str) -> Sector {
-    let n: Vec<u8> = key.split('-').map(|x| x.parse().expect("a count")).collect();
-    Sector { w: n[0], wf: n[1], b: n[2], bf: n[3] }
-}
-
-/// The indexers of a group's sectors, by key.
-fn indexers(known: &Solution, group: &[&str]) -> Vec<Indexer> {
-    group.iter().map(|k| Indexer::new(known.board_tables.clone(), sector(k))).collect()
-}
+use solver::merels::{Silent, Table, Values};
 
 /// Two solves of one group give every position the same value within the
 /// sum of their proven errors (below 1e-6), on more than 1000 positions per
@@ -41,10 +32,12 @@ fn agree_within_errors(label: &str, one: &[Table], other: &[Table]) {
     }
 }
 
-/// Solves `group` both ways on top of `known` (in the game itself only,
-/// without the discounted searches, if `undiscounted`) and compares every
-/// table; returns the partial solve's holds.
-fn compare(rules: &Rules, known: &Solution, group: &[&str], undiscounted: bool) -> u64 {
+/// Solves `group` both ways on top of the solved sectors of six under
+/// `rules` (in the game itself only, without the discounted searches, if
+/// `undiscounted`) and compares every table; returns the partial solve's
+/// holds.
+fn compare(rules: &Rules, group: &[&str], undiscounted: bool) -> u64 {
+    let known = six_known(*rules);
     let ix = indexers(known, group);
     let build = || {
         let mut g = Group::new(rules, known, ix.clone(), &Silent);
@@ -53,7 +46,7 @@ fn compare(rules: &Rules, known: &Solution, group: &[&str], undiscounted: bool) 
         }
         g
     };
-    let (partial, stats) = build().run(0.0, &Silent);
+    let (partial, stats) = if undiscounted { &build().run(0.0, &Silent) } else { six_group(*rules, group) };
     // The closing whole check found nothing the partial rounds missed.
     assert_eq!(stats.repairs, 0, "{}, {group:?}: the partial rounds missed a switch", rules.label());
     // The rounding of the exact evaluation, bounded from its paths and
@@ -78,14 +71,13 @@ fn partial_rounds_end_where_whole_rounds_end() {
     let six = Rules::new(BoardKind::Six, Dice::Schaedler);
     let mut holds = 0;
     for rules in [six, Rules { blocked: Blocked::Pass, ..six }] {
-        let known = super::six_known(rules);
         for group in [&["3-0-3-0"][..], &["3-0-5-0", "5-0-3-0"], &["4-0-4-0"], &["5-0-5-0"]] {
-            compare(&rules, known, group, false);
+            compare(&rules, group, false);
         }
         // Without the discounted searches the second player holds loops:
         // the switches of a hold, made outside the passes, are covered.
         for group in [&["4-0-4-0"][..], &["5-0-5-0"]] {
-            holds += compare(&rules, known, group, true);
+            holds += compare(&rules, group, true);
         }
     }
     assert!(holds > 0);
@@ -106,7 +98,7 @@ fn partial_passes_leave_out_only_positions_that_keep_their_choice() {
     let sets =
         [(six, pairs), (Rules { blocked: Blocked::Pass, ..six }, pairs), (Rules { flying: true, ..six }, &pairs[..2])];
     for (rules, groups) in sets {
-        let known = super::six_known(rules);
+        let known = six_known(rules);
         for &group in groups {
             for undiscounted in [false, true] {
                 let mut g = Group::new(&rules, known, indexers(known, group), &Silent);
@@ -130,9 +122,7 @@ fn partial_passes_leave_out_only_positions_that_keep_their_choice() {
 #[test]
 fn flying_men_end_with_optimal_strategies() {
     let rules = Rules { flying: true, ..Rules::new(BoardKind::Six, Dice::Schaedler) };
-    let known = super::six_known(rules);
-    let ix = indexers(known, &["4-0-5-0", "5-0-4-0"]);
-    let (_, stats) = Group::new(&rules, known, ix, &Silent).run(0.0, &Silent);
+    let (_, stats) = six_group(rules, &["4-0-5-0", "5-0-4-0"]);
     assert_eq!(stats.repairs, 0, "{stats:?}");
     assert!(stats.discounts > 1, "{stats:?}");
     assert!(stats.gap < 1e-8 && stats.stuck == 0, "{stats:?}");
@@ -158,7 +148,7 @@ fn mill_levels_give_the_whole_groups_values_when_blocked_players_pass() {
 }
 
 fn mill_levels_match(rules: Rules) {
-    let known = super::six_known(rules);
+    let known = six_known(rules);
     for group in [&["3-0-3-0"][..], &["4-0-5-0", "5-0-4-0"], &["5-0-5-0"]] {
         let ix = indexers(known, group);
         let levels: std::collections::BTreeSet<u8> = (0..ix[0].size())
@@ -168,9 +158,9 @@ fn mill_levels_match(rules: Rules) {
             .map(|st| strategy::mill_level(&rules, &st))
             .collect();
         assert!(levels.len() >= 2, "{group:?}: levels {levels:?}");
-        let (parts, _) = strategy::solve(&rules, known, ix.clone(), 0.0, strategy::Moves::Stored, &Silent);
-        let (whole, _) = Group::new(&rules, known, ix, &Silent).run(0.0, &Silent);
-        agree_within_errors(&format!("{}, {group:?}", rules.label()), &parts, &whole);
+        let (parts, _) = strategy::solve(&rules, known, ix, 0.0, strategy::Moves::Stored, &Silent);
+        let (whole, _) = six_group(rules, group);
+        agree_within_errors(&format!("{}, {group:?}", rules.label()), &parts, whole);
     }
 }
 
@@ -185,15 +175,14 @@ fn mill_levels_match(rules: Rules) {
 fn one_copy_first_gives_the_values_of_both_copies_at_once() {
     let six = Rules::new(BoardKind::Six, Dice::Schaedler);
     for rules in [six, Rules { flying: true, ..six }, Rules { blocked: Blocked::Pass, ..six }] {
-        let known = super::six_known(rules);
+        let known = six_known(rules);
         for group in [&["3-0-3-0"][..], &["3-0-4-0", "4-0-3-0"], &["3-0-5-0", "5-0-3-0"], &["4-0-4-0"]] {
-            let ix = indexers(known, group);
-            let (one, s1) = Group::new(&rules, known, ix.clone(), &Silent).run(0.0, &Silent);
-            let mut both = Group::new(&rules, known, ix, &Silent);
+            let (one, s1) = six_group(rules, group);
+            let mut both = Group::new(&rules, known, indexers(known, group), &Silent);
             both.both_copies();
             let (both, s2) = both.run(0.0, &Silent);
             let label = format!("{}, {group:?}", rules.label());
-            for s in [&s1, &s2] {
+            for s in [s1, &s2] {
                 assert!(s.gap < 1e-8 && s.repairs == 0, "{label}: {s:?}");
             }
             assert_eq!(s2.one_copy_rounds, 0);
@@ -203,7 +192,7 @@ fn one_copy_first_gives_the_values_of_both_copies_at_once() {
             if rules.flying && group == ["3-0-3-0"] {
                 assert_eq!(s1.one_copy_rounds, 0, "{label}: {s1:?}");
             }
-            agree_within_errors(&label, &one, &both);
+            agree_within_errors(&label, one, &both);
         }
     }
 }
@@ -215,7 +204,7 @@ fn one_copy_first_gives_the_values_of_both_copies_at_once() {
 #[test]
 fn one_thread_or_four_give_the_same_bits() {
     let rules = Rules::new(BoardKind::Six, Dice::Schaedler);
-    let known = super::six_known(rules);
+    let known = six_known(rules);
     for group in [&["4-0-5-0", "5-0-4-0"][..], &["5-0-5-0"]] {
         let ix = indexers(known, group);
         let run = |threads: usize| {
@@ -245,17 +234,16 @@ fn settling_the_sure_positions_first_gives_the_iterations_values() {
     let six = Rules::new(BoardKind::Six, Dice::Schaedler);
     let mut settled = [0u64; 2];
     for rules in [six, Rules { flying: true, ..six }, Rules { blocked: Blocked::Pass, ..six }] {
-        let known = super::six_known(rules);
+        let known = six_known(rules);
         for (k, group) in
             [&["3-0-3-0"][..], &["3-0-6-0", "6-0-3-0"], &["4-0-4-0"], &["4-0-5-0", "5-0-4-0"]].into_iter().enumerate()
         {
-            let ix = indexers(known, group);
-            let (first, s1) = Group::new(&rules, known, ix.clone(), &Silent).run(0.0, &Silent);
-            let mut left = Group::new(&rules, known, ix, &Silent);
+            let (first, s1) = six_group(rules, group);
+            let mut left = Group::new(&rules, known, indexers(known, group), &Silent);
             left.unsettled();
             let (left, s2) = left.run(0.0, &Silent);
             let label = format!("{}, {group:?}", rules.label());
-            for s in [&s1, &s2] {
+            for s in [s1, &s2] {
                 assert!(s.gap < 1e-8 && s.repairs == 0 && s.stuck == 0, "{label}: {s:?}");
             }
             assert_eq!(s2.settled, 0);
@@ -263,7 +251,7 @@ fn settling_the_sure_positions_first_gives_the_iterations_values() {
             // way to the win).
             assert_eq!(s1.ranked, s2.ranked, "{label}: positions ranked");
             settled[usize::from(k == 1)] += s1.settled;
-            agree_within_errors(&label, &first, &left);
+            agree_within_errors(&label, first, &left);
         }
     }
     // Some in the balanced groups and some in the unbalanced 3 v 6.
