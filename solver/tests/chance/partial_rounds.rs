@@ -5,8 +5,8 @@
 //! each pass over every position); both must end at the same values and
 //! progress ranks, to the bit.
 
-use engine::merels::{Blocked, BoardKind, Dice, Rules};
 use super::{indexers, six_group, six_known};
+use engine::merels::{Blocked, BoardKind, Dice, Rules};
 use solver::merels::strategy::{self, Group};
 use solver::merels::value::{CODE_UNUSED, from_code};
 use solver::merels::{Silent, Table, Values};
