@@ -5,7 +5,7 @@
 //! each pass over every position); both must end at the same values and
 //! progress ranks, to the bit.
 
-use super::{indexers, six_group, six_known};
+use super::{indexers, six_group, six_known, six_rules};
 use engine::merels::{Blocked, BoardKind, Dice, Rules};
 use solver::merels::strategy::{self, Group};
 use solver::merels::value::{CODE_UNUSED, from_code};
@@ -173,8 +173,8 @@ fn mill_levels_match(rules: Rules) {
 /// sides closed). Men that fly join the classes of 3 v 3.
 #[test]
 fn one_copy_first_gives_the_values_of_both_copies_at_once() {
-    let six = Rules::new(BoardKind::Six, Dice::Schaedler);
-    for rules in [six, Rules { flying: true, ..six }, Rules { blocked: Blocked::Pass, ..six }] {
+    let six = six_rules()[0];
+    for rules in six_rules() {
         let known = six_known(rules);
         for group in [&["3-0-3-0"][..], &["3-0-4-0", "4-0-3-0"], &["3-0-5-0", "5-0-3-0"], &["4-0-4-0"]] {
             let (one, s1) = six_group(rules, group);
@@ -231,9 +231,8 @@ fn one_thread_or_four_give_the_same_bits() {
 /// ranked. The groups settled include the unbalanced 3 v 6.
 #[test]
 fn settling_the_sure_positions_first_gives_the_iterations_values() {
-    let six = Rules::new(BoardKind::Six, Dice::Schaedler);
     let mut settled = [0u64; 2];
-    for rules in [six, Rules { flying: true, ..six }, Rules { blocked: Blocked::Pass, ..six }] {
+    for rules in six_rules() {
         let known = six_known(rules);
         for (k, group) in
             [&["3-0-3-0"][..], &["3-0-6-0", "6-0-3-0"], &["4-0-4-0"], &["4-0-5-0", "5-0-4-0"]].into_iter().enumerate()
