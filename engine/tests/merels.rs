@@ -3,7 +3,8 @@
 
 use engine::merels::{
     Action, Blocked, Board, BoardKind, Dice, PlacementMills, Point, PointSet, Position, Rules, Side, State, Throw,
-    mill::has_line, render,
+    mill::{closing_points, has_line, mills_closed_at},
+    render,
 };
 use proptest::prelude::*;
 
@@ -508,6 +509,25 @@ fn point_sets_iterate_in_order() {
     let s: PointSet = [Point(5), Point(1), Point(9)].into_iter().collect();
     assert_eq!(s.iter().collect::<Vec<_>>(), vec![Point(1), Point(5), Point(9)]);
     assert_eq!(s.len(), 3);
+}
+
+proptest! {
+    /// The points where one more man closes a mill, against trying each
+    /// empty point in turn, for random men of both sides on every board.
+    #[test]
+    fn closing_points_are_where_one_more_man_fills_a_line(own in any::<u32>(), other in any::<u32>()) {
+        for kind in BoardKind::ALL {
+            for diagonals in [false, true] {
+                let board = Board::get(kind, diagonals);
+                let all = PointSet::first_n(board.len());
+                let own = PointSet(own) & all;
+                let other = PointSet(other) & (all - own);
+                let empty = all - own - other;
+                let by_hand: PointSet = empty.iter().filter(|&p| mills_closed_at(board, own.with(p), p) > 0).collect();
+                prop_assert_eq!(closing_points(board, own, empty), by_hand);
+            }
+        }
+    }
 }
 
 proptest! {

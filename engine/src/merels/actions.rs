@@ -6,7 +6,7 @@ use std::fmt;
 use smallvec::SmallVec;
 
 use super::board::{Board, BoardKind};
-use super::mill::{men_in_mills, mills_closed_at, removal_sets};
+use super::mill::{closing_points, men_in_mills, mills_closed_at, removal_sets};
 use super::point::{Point, PointSet};
 use super::position::State;
 use super::rules::{Blocked, Dice, PlacementMills, Rules};
@@ -377,6 +377,8 @@ impl Rules {
         let board = self.board;
         let empty = st.empty(board);
         let flying = self.flying && st.own.len() == 3;
+        let leaps = special && self.dice == Dice::Schaedler;
+        let closing = if leaps { closing_points(board, st.own, empty) } else { PointSet::EMPTY };
         for from in st.own {
             let reach = if flying { empty } else { board.neighbours(from) & empty };
             for to in reach {
@@ -389,16 +391,25 @@ impl Rules {
                     emit,
                 );
             }
-            if special && self.dice == Dice::Schaedler {
-                self.leaps_from(st, from, reach, emit);
+            if leaps {
+                self.leaps_from(st, from, reach, closing, emit);
             }
         }
     }
 
     /// Schädler's special throw: the man on `from` leaps to an empty point
-    /// outside its `reach`, only to close a mill.
-    fn leaps_from(&self, st: &State, from: Point, reach: PointSet, emit: &mut impl FnMut(Action, State)) {
-        for to in st.empty(self.board) - reach {
+    /// outside its `reach`, only to close a mill. `closing` holds the empty
+    /// points where one more man would close one ([`closing_points`] of the
+    /// mover's men): a leap can close a mill nowhere else.
+    fn leaps_from(
+        &self,
+        st: &State,
+        from: Point,
+        reach: PointSet,
+        closing: PointSet,
+        emit: &mut impl FnMut(Action, State),
+    ) {
+        for to in closing - reach {
             let new_own = st.own.without(from).with(to);
             let closed = mills_closed_at(self.board, new_own, to);
             if closed > 0 {
@@ -430,9 +441,10 @@ impl Rules {
         } else if self.dice == Dice::Schaedler {
             let empty = st.empty(self.board);
             let flying = self.flying && st.own.len() == 3;
+            let closing = closing_points(self.board, st.own, empty);
             for from in st.own {
                 let reach = if flying { empty } else { self.board.neighbours(from) & empty };
-                self.leaps_from(st, from, reach, &mut f);
+                self.leaps_from(st, from, reach, closing, &mut f);
             }
         }
         true

@@ -18,6 +18,16 @@ pub fn mills_closed_at(board: &Board, men: PointSet, p: Point) -> u32 {
     board.lines_at(p).iter().filter(|&&l| l.is_subset(men)).count() as u32
 }
 
+/// The points of `empty` where one more man of `men` would fill a line:
+/// the third point of each line holding two of them.
+#[inline]
+pub fn closing_points(board: &Board, men: PointSet, empty: PointSet) -> PointSet {
+    board.lines().iter().fold(PointSet::EMPTY, |acc, &l| {
+        let rest = l - men;
+        if rest.len() == 1 && rest.is_subset(empty) { acc | rest } else { acc }
+    })
+}
+
 /// The men of `men` that stand in a mill.
 #[inline]
 pub fn men_in_mills(board: &Board, men: PointSet) -> PointSet {
