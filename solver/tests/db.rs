@@ -242,6 +242,19 @@ fn sector_files_are_refused_with_what_is_wrong() {
     *bad.last_mut().unwrap() ^= 1;
     assert_eq!(problem(&bad), Corruption::Checksum);
     let payload = good.len() as u64 - 128;
+    // Damage inside the compressed payload stops its decoding; the rest is
+    // read all the same and the checksum tells what is wrong.
+    let mut bad = good.clone();
+    bad[128 + payload as usize / 2] ^= 0xff;
+    assert_eq!(problem(&bad), Corruption::Checksum);
+    // Another kind under a valid checksum: the payload does not decode.
+    let mut other_kind = good.clone();
+    other_kind[22] = if good[22] == 8 { 9 } else { 8 };
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&other_kind[..40]);
+    crc.update(&other_kind[44..]);
+    other_kind[40..44].copy_from_slice(&crc.finalize().to_le_bytes());
+    assert_eq!(problem(&other_kind), Corruption::Kind(other_kind[22]));
     assert_eq!(problem(&good[..good.len() - 1]), Corruption::Truncated { payload: payload - 1, header: payload });
     let mut long = good.clone();
     long.push(0);

@@ -410,17 +410,36 @@ impl Db {
         if stored > max_payload(h[22], indexer.size(), s) {
             return bad(Corruption::PayloadTooBig { payload: stored, indices: indexer.size() });
         }
-        let mut payload = vec![0u8; stored as usize];
-        f.read_exact(&mut payload).map_err(DbError::Io)?;
-        let payload = &payload[..];
         let crc = u32::from_le_bytes(h[40..44].try_into().expect("4 bytes"));
-        if checksum(h, payload) != crc {
-            return bad(Corruption::Checksum);
-        }
-        let (values, rank) = match decode(h[22], payload, indexer.size() as usize, self.rules.men(), s) {
-            Some(v) => v,
-            None => return bad(Corruption::Kind(h[22])),
+        let n = indexer.size() as usize;
+        let decoded = if STREAMED.contains(&h[22]) {
+            // Decompressed as it is read, into the table's own arrays: no
+            // copy of the payload or of its planes is held. The checksum
+            // covers every byte read, and the rest is read after a payload
+            // that did not decode, so that damage is told from a bad kind.
+            let mut payload = Hashing::new(f.take(stored), h);
+            let decoded = decode_streamed(h[22], &mut payload, n);
+            std::io::copy(&mut payload, &mut std::io::sink()).map_err(DbError::Io)?;
+            let (read, sum, failed) = payload.finish();
+            if let Some(e) = failed {
+                return Err(DbError::Io(e));
+            }
+            if read != stored {
+                return bad(Corruption::Truncated { payload: read, header: stored });
+            }
+            if sum != crc {
+                return bad(Corruption::Checksum);
+            }
+            decoded
+        } else {
+            let mut payload = vec![0u8; stored as usize];
+            f.read_exact(&mut payload).map_err(DbError::Io)?;
+            if checksum(h, &payload) != crc {
+                return bad(Corruption::Checksum);
+            }
+            decode(h[22], &payload, n, self.rules.men(), s)
         };
+        let Some((values, rank)) = decoded else { return bad(Corruption::Kind(h[22])) };
         let seconds = fs::read_to_string(self.time_path(s))
             .ok()
             .and_then(|t| t.trim().parse::<f64>().ok())
@@ -437,6 +456,118 @@ fn checksum(header: &[u8], payload: &[u8]) -> u32 {
     c.update(&header[44..HEADER]);
     c.update(payload);
     c.finalize()
+}
+
+/// The value kinds read by [`decode_streamed`].
+const STREAMED: [u8; 4] = [5, 6, 8, 9];
+
+/// A payload as it is read from its file, with the checksum of the file so
+/// far (the header's bytes first) and the first error of the file's reads
+/// (the decompressor reports any error as its own).
+struct Hashing<R> {
+    inner: R,
+    hasher: crc32fast::Hasher,
+    read: u64,
+    failed: Option<std::io::Error>,
+}
+
+impl<R: Read> Hashing<R> {
+    fn new(inner: R, header: &[u8]) -> Hashing<R> {
+        let mut hasher = crc32fast::Hasher::new();
+        hasher.update(&header[..40]);
+        hasher.update(&header[44..HEADER]);
+        Hashing { inner, hasher, read: 0, failed: None }
+    }
+
+    /// Bytes read, the checksum of the file read, and the first read error.
+    fn finish(self) -> (u64, u32, Option<std::io::Error>) {
+        (self.read, self.hasher.finalize(), self.failed)
+    }
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.failed.is_some() {
+            return Err(std::io::Error::other("an earlier read failed"));
+        }
+        match self.inner.read(buf) {
+            Ok(k) => {
+                self.hasher.update(&buf[..k]);
+                self.read += k as u64;
+                Ok(k)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => Err(e),
+            Err(e) => {
+                let again = std::io::Error::new(e.kind(), e.to_string());
+                self.failed = Some(e);
+                Err(again)
+            }
+        }
+    }
+}
+
+/// Decompresses a payload of `width` byte planes of `n` bytes each as it is
+/// read, handing `put(plane, first, bytes)` the bytes of a plane from index
+/// `first` on; `None` unless it is one zstd stream of exactly `width · n`
+/// bytes.
+fn stream_planes(payload: impl Read, n: usize, width: usize, mut put: impl FnMut(usize, usize, &[u8])) -> Option<()> {
+    let mut z = zstd::stream::read::Decoder::new(payload).ok()?;
+    let total = width * n;
+    let mut buf = vec![0u8; 1 << 16];
+    let mut at = 0;
+    while at < total {
+        let want = (total - at).min(buf.len());
+        let got = match z.read(&mut buf[..want]) {
+            Ok(0) | Err(_) => return None,
+            Ok(k) => k,
+        };
+        let mut chunk = &buf[..got];
+        while !chunk.is_empty() {
+            let (plane, first) = (at / n, at % n);
+            let k = chunk.len().min(n - first);
+            put(plane, first, &chunk[..k]);
+            chunk = &chunk[k..];
+            at += k;
+        }
+    }
+    matches!(z.read(&mut [0u8; 1]), Ok(0)).then_some(())
+}
+
+/// A payload of a compressed kind ([`STREAMED`]) decoded as it is read: the
+/// values and progress ranks [`decode`] gives, with only the table's own
+/// arrays in memory.
+fn decode_streamed(kind: u8, payload: impl Read, n: usize) -> Option<(Values, Vec<u16>)> {
+    match kind {
+        5 | 6 => {
+            let mut codes = huge_vec(std::iter::repeat_n(0u32, n));
+            let mut rank = if kind == 6 { vec![0u16; n] } else { Vec::new() };
+            stream_planes(payload, n, if kind == 6 { 6 } else { 4 }, |plane, first, bytes| {
+                if plane < 4 {
+                    for (c, &b) in codes[first..].iter_mut().zip(bytes) {
+                        *c |= u32::from(b) << (8 * plane);
+                    }
+                } else {
+                    for (r, &b) in rank[first..].iter_mut().zip(bytes) {
+                        *r |= u16::from(b) << (8 * (plane - 4));
+                    }
+                }
+            })?;
+            Some((Values::Chance(codes), rank))
+        }
+        8 | 9 => {
+            let mut plies = huge_vec(std::iter::repeat_n(0u16, n));
+            stream_planes(payload, n, usize::from(kind - 7), |plane, first, bytes| {
+                let out = plies[first..].iter_mut().zip(bytes);
+                if kind == 8 {
+                    out.for_each(|(p, &b)| *p = if b == 255 { UNUSED } else { u16::from(b) });
+                } else {
+                    out.for_each(|(p, &b)| *p |= u16::from(b) << (8 * plane));
+                }
+            })?;
+            Some((Values::Dtm(plies), Vec::new()))
+        }
+        _ => None,
+    }
 }
 
 fn encode(values: &Values, rank: &[u16]) -> (u8, Vec<u8>) {
@@ -480,7 +611,10 @@ fn max_payload(kind: u8, n: u64, s: Sector) -> u64 {
     }
 }
 
-/// A payload's values and progress ranks (empty when it has none).
+/// A payload's values and progress ranks (empty when it has none), from
+/// the whole payload in memory: the older kinds, the check of a payload
+/// before `compact` writes it, and the twin of [`decode_streamed`] in the
+/// tests.
 fn decode(kind: u8, payload: &[u8], n: usize, men: u8, s: Sector) -> Option<(Values, Vec<u16>)> {
     if kind == 8 || kind == 9 {
         let width = usize::from(kind - 7);
@@ -617,6 +751,58 @@ mod tests {
             assert_eq!(back, v);
             assert!(decode(k, &packed, v.len() + 1, 9, s).is_none(), "another size");
             assert!(decode(k, &packed[..packed.len() / 2], v.len(), 9, s).is_none(), "a cut frame");
+        }
+    }
+
+    /// Every compressed kind decoded as it is read gives what the whole
+    /// payload decoded gives, at sizes that cut the planes anywhere in the
+    /// stream's chunks; a cut frame, another size or bytes after the frame
+    /// are refused by both.
+    #[test]
+    fn streamed_decoding_agrees_with_whole_payloads() {
+        use rand::{Rng, SeedableRng};
+        let s = Sector { w: 5, wf: 0, b: 4, bf: 0 };
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(72);
+        for n in [0usize, 1, 7, 65_535, 65_537, 100_003] {
+            // Runs of equal values, as the tables have, and noise.
+            let codes: Vec<u32> = (0..n)
+                .map(|i| match (i / 97) % 4 {
+                    0 => u32::MAX,
+                    1 => 1 << 30,
+                    _ => rng.random(),
+                })
+                .collect();
+            let rank: Vec<u16> = (0..n).map(|i| if i % 3 == 1 { 0 } else { rng.random_range(1..=u16::MAX) }).collect();
+            let low: Vec<u16> = (0..n).map(|i| if i % 13 == 0 { UNUSED } else { rng.random_range(0..255) }).collect();
+            let wide: Vec<u16> = (0..n).map(|_| rng.random()).collect();
+            let payloads = [
+                encode(&Values::Chance(codes.clone()), &[]),
+                encode(&Values::Chance(codes), &rank),
+                encode(&Values::Dtm(low), &[]),
+                encode(&Values::Dtm(wide), &[]),
+            ];
+            let kinds: Vec<u8> = payloads.iter().map(|p| p.0).collect();
+            assert_eq!(kinds, if n > 0 { vec![5, 6, 8, 9] } else { vec![5, 5, 8, 8] });
+            for (kind, bytes) in &payloads {
+                let whole = decode(*kind, bytes, n, 9, s).expect("decodes whole");
+                let streamed = decode_streamed(*kind, &bytes[..], n).expect("decodes streamed");
+                let same = match (&whole.0, &streamed.0) {
+                    (Values::Chance(a), Values::Chance(b)) => a == b,
+                    (Values::Dtm(a), Values::Dtm(b)) => a == b,
+                    _ => false,
+                };
+                assert!(same && whole.1 == streamed.1, "kind {kind}, {n} indices");
+                assert!(decode_streamed(*kind, &bytes[..], n + 1).is_none(), "another size");
+                assert!(decode_streamed(*kind, &bytes[..bytes.len() - 1], n).is_none(), "a cut frame");
+                let mut more = bytes.clone();
+                more.extend_from_slice(bytes);
+                assert!(decode(*kind, &more, n, 9, s).is_none() || n == 0, "two frames whole");
+                assert!(decode_streamed(*kind, &more[..], n).is_none() || n == 0, "two frames streamed");
+                more.truncate(bytes.len());
+                more.push(7);
+                assert!(decode(*kind, &more, n, 9, s).is_none(), "a byte after the frame, whole");
+                assert!(decode_streamed(*kind, &more[..], n).is_none(), "a byte after the frame, streamed");
+            }
         }
     }
 }
