@@ -689,3 +689,36 @@ fn a_failed_store_leaves_nothing_behind() {
     assert_eq!(before, after, "the directory changed");
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A solve that resumes from a finished database loads every group again
+/// one after another; the tables it keeps for later groups give way, so that
+/// no more than the memory limit of tables is ever held (where each group's
+/// own tables and those it reads fit), and the values are the same.
+#[test]
+fn a_resumed_solve_holds_tables_within_the_memory_limit() {
+    use solver::merels::plan::{group_reads, table_memory};
+    use solver::merels::sector::solve_order;
+    let dir = temp("tables-peak");
+    let rules = Rules::new(BoardKind::Six, Dice::None);
+    let lean = |limit: u64| SolveOptions { keep_all: false, memory_limit: limit, ..opts(&dir) };
+    let first = Solution::solve_with(rules, &lean(14 << 30), &Silent).unwrap();
+    assert!(first.complete());
+    let tables = solver::merels::BoardTables::new(rules.board);
+    let size = |s: &Sector| table_memory(&rules, &tables, *s);
+    // The most one group needs at once: its own tables and those it reads.
+    let need = solve_order(&rules)
+        .iter()
+        .map(|g| g.iter().chain(group_reads(&rules, g).iter()).map(size).sum::<u64>())
+        .max()
+        .unwrap();
+    let roomy = Solution::solve_with(rules, &lean(14 << 30), &Silent).unwrap();
+    assert!(roomy.records.iter().all(|r| r.loaded));
+    assert!(roomy.tables_peak > need, "the test needs a limit that bites: {} <= {need}", roomy.tables_peak);
+    let tight = Solution::solve_with(rules, &lean(need), &Silent).unwrap();
+    assert!(tight.records.iter().all(|r| r.loaded));
+    assert!(tight.tables_peak <= need, "{} > {need}", tight.tables_peak);
+    let st = State::start(6);
+    assert_eq!(tight.dtm(&st), first.dtm(&st));
+    assert_eq!(roomy.dtm(&st), first.dtm(&st));
+    fs::remove_dir_all(&dir).unwrap();
+}

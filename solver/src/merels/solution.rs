@@ -201,6 +201,8 @@ pub struct Solution {
     pub records: Vec<GroupRecord>,
     db: Option<Db>,
     summaries: FxHashMap<Sector, Summary>,
+    /// The most bytes of tables held at once, each group's own included.
+    pub tables_peak: u64,
 }
 
 impl Solution {
@@ -222,6 +224,7 @@ impl Solution {
             records: Vec::new(),
             db,
             summaries: FxHashMap::default(),
+            tables_peak: 0,
         };
         let todo: Vec<Vec<Sector>> =
             order.into_iter().filter(|g| opts.max_men.is_none_or(|m| g.iter().all(|s| s.men() <= m))).collect();
@@ -254,7 +257,22 @@ impl Solution {
                 obs.overall(done, here, total);
             }
             obs.group(&group, gi, groups);
+            if !opts.keep_all && sol.db.is_some() {
+                // Room for the group's own tables and those it reads: the
+                // tables kept for later groups (read again from the
+                // database when those come) give way where all would not
+                // fit, as they do when a solve needs the room. A resumed
+                // solve loads many finished groups one after another.
+                let reads = plan::group_reads(&rules, &group);
+                let size = |s: &Sector| plan::table_memory(&rules, &sol.board_tables, *s);
+                let more: u64 =
+                    group.iter().chain(reads.iter().filter(|s| !sol.known.tables.contains_key(s))).map(size).sum();
+                if sol.tables_bytes() + more > opts.memory_limit {
+                    sol.known.tables.retain(|s, _| reads.contains(s));
+                }
+            }
             let mut loaded = sol.load_group(&group, obs)?;
+            sol.tables_peak = sol.tables_peak.max(sol.tables_bytes());
             // Held until the group's files are written.
             let mut claim = None;
             if !loaded && let Some(db) = &sol.db {
@@ -288,6 +306,7 @@ impl Solution {
                         sol.ensure(s)?;
                     }
                 }
+                sol.tables_peak = sol.tables_peak.max(sol.tables_bytes());
                 let mut moves = opts.moves.unwrap_or_default();
                 let mut need = sol.memory_estimate(&group, moves);
                 if need > opts.memory_limit && !opts.keep_all && sol.db.is_some() {
@@ -329,6 +348,7 @@ impl Solution {
                     }
                     sol.keep(t);
                 }
+                sol.tables_peak = sol.tables_peak.max(sol.tables_bytes());
                 if let Some(c) = sol.checkpoint(&group, opts) {
                     c.remove();
                 }
