@@ -5,7 +5,8 @@
 //! progress ranks, the whole group with its children stored and generated),
 //! the check of a whole database (`ludus merels verify`, without dice and
 //! under Murray's and Bell's readings), the chances of perfect play a layer
-//! at a time from a database, and the whole Rota solve.
+//! at a time from a database, reading a sector file, and the whole Rota
+//! solve.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use engine::merels::{Board, BoardKind, Dice, Rules};
@@ -191,5 +192,39 @@ fn checks(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-criterion_group!(benches, rota, indexing, passes, copies, checks);
+/// Reading one sector file of nine men's morris (5 v 5, 32,907,240 indices)
+/// with its checks: plies without dice (kind 9) and chance values with
+/// progress ranks (kind 6), decompressed as they are read.
+fn loads(c: &mut Criterion) {
+    use solver::merels::db::Db;
+    use solver::merels::{Meta, Table, Values};
+    let dir = std::env::temp_dir().join(format!("ludus-bench-load-{}", std::process::id()));
+    let tables = BoardTables::new(Board::get(BoardKind::Nine, false));
+    let ix = Indexer::new(tables, Sector { w: 5, wf: 0, b: 5, bf: 0 });
+    let n = ix.size() as usize;
+    // Values with the runs and the spread of real tables.
+    let plies: Vec<u16> = (0..n).map(|i| if i % 5 == 0 { 0 } else { (i * 7_919 % 600) as u16 + 1 }).collect();
+    let codes: Vec<u32> =
+        (0..n).map(|i| if i % 3 == 0 { 1 << 30 } else { (i as u32).wrapping_mul(2_654_435_761) }).collect();
+    let rank: Vec<u16> = (0..n).map(|i| (i % 40) as u16).collect();
+    let mut g = c.benchmark_group("nine 5v5 sector file");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(n as u64));
+    for (name, dice, table) in [
+        ("read plies (kind 9)", Dice::None, Table::new(ix.clone(), Values::Dtm(plies), Meta::default())),
+        (
+            "read chance values and ranks (kind 6)",
+            Dice::Schaedler,
+            Table::with_rank(ix.clone(), Values::Chance(codes), Meta::default(), rank),
+        ),
+    ] {
+        let db = Db::new(&dir, Rules::new(BoardKind::Nine, dice));
+        db.store(&table).expect("store");
+        g.bench_function(name, |b| b.iter(|| black_box(db.load(ix.clone()).expect("load"))));
+    }
+    g.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, rota, indexing, passes, copies, checks, loads);
 criterion_main!(benches);

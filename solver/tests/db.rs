@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use engine::merels::{BoardKind, Dice, Rules, State};
+use solver::merels::db::Db;
 use solver::merels::sector::successors;
 use solver::merels::table::Eval;
-use solver::merels::{Observer, Sector, Silent, Solution, SolveOptions, Table, Values};
+use solver::merels::{BoardTables, Indexer, Observer, Sector, Silent, Solution, SolveOptions, Table, Values};
 
 fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("ludus-db-{}-{name}", std::process::id()));
@@ -220,8 +221,7 @@ fn an_interrupted_solve_resumes_where_it_stopped() {
 
 #[test]
 fn sector_files_are_refused_with_what_is_wrong() {
-    use solver::merels::db::{Corruption, Db, DbError};
-    use solver::merels::{BoardTables, Indexer};
+    use solver::merels::db::{Corruption, DbError};
     let dir = temp("typed");
     let (rules, first, target, path, good) = solved_three(&dir);
     let db = first.database().unwrap().clone();
@@ -720,5 +720,37 @@ fn a_resumed_solve_holds_tables_within_the_memory_limit() {
     let st = State::start(6);
     assert_eq!(tight.dtm(&st), first.dtm(&st));
     assert_eq!(roomy.dtm(&st), first.dtm(&st));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A solve reads only the values of the sectors its group leads to, not
+/// their progress ranks, and writes the same bytes; the ranks come back
+/// whole when play needs them.
+#[test]
+fn a_group_solve_reads_its_successors_values_alone() {
+    let dir = temp("values-alone");
+    let rules = Rules::new(BoardKind::Six, Dice::Schaedler);
+    let lean = SolveOptions { keep_all: false, ..opts(&dir) };
+    let whole = Solution::solve_with(rules, &lean, &Silent).unwrap();
+    let db = whole.database().unwrap().clone();
+    let (group, below) = (Sector { w: 4, wf: 0, b: 4, bf: 0 }, Sector { w: 3, wf: 0, b: 4, bf: 0 });
+    assert!(successors(&rules, group).contains(&below));
+    let before = fs::read(db.path(group)).unwrap();
+    let ranks = whole.table(below).map(|t| t.rank.clone());
+    fs::remove_file(db.path(group)).unwrap();
+    let mut one =
+        Solution::solve_with(rules, &SolveOptions { group: Some(group.key()), ..lean.clone() }, &Silent).unwrap();
+    assert_eq!(fs::read(db.path(group)).unwrap(), before, "the same bytes");
+    let read = one.table(below).expect("read for the solve");
+    assert!(read.ranks_left && read.rank.is_empty(), "values alone");
+    let file_ranks = Db::new(&dir, rules).load(Indexer::new(BoardTables::new(rules.board), below)).unwrap().rank;
+    assert!(file_ranks.iter().any(|&r| r > 0), "the sector below has ranks in its file");
+    assert!(one.load_sector(below).unwrap());
+    let back = one.table(below).unwrap();
+    assert!(!back.ranks_left);
+    assert_eq!(back.rank, file_ranks);
+    if let Some(r) = ranks {
+        assert_eq!(r, file_ranks);
+    }
     fs::remove_dir_all(&dir).unwrap();
 }

@@ -370,6 +370,18 @@ impl Db {
 
     /// Reads and verifies a sector's table.
     pub fn load(&self, indexer: Indexer) -> Result<Table, DbError> {
+        self.load_with(indexer, true)
+    }
+
+    /// Reads and verifies a sector's values, leaving its progress ranks in
+    /// the file (all a solve needs of its successors: under chance a third
+    /// less memory for a movement sector). The whole file is still read and
+    /// checked.
+    pub fn load_values(&self, indexer: Indexer) -> Result<Table, DbError> {
+        self.load_with(indexer, false)
+    }
+
+    fn load_with(&self, indexer: Indexer, ranks: bool) -> Result<Table, DbError> {
         let s = indexer.sector();
         let path = self.path(s);
         self.has(s);
@@ -418,7 +430,7 @@ impl Db {
             // covers every byte read, and the rest is read after a payload
             // that did not decode, so that damage is told from a bad kind.
             let mut payload = Hashing::new(f.take(stored), h);
-            let decoded = decode_streamed(h[22], &mut payload, n);
+            let decoded = decode_streamed(h[22], &mut payload, n, ranks);
             std::io::copy(&mut payload, &mut std::io::sink()).map_err(DbError::Io)?;
             let (read, sum, failed) = payload.finish();
             if let Some(e) = failed {
@@ -446,7 +458,8 @@ impl Db {
             .filter(|x| x.is_finite() && *x >= 0.0)
             .unwrap_or(f64_at(48));
         let meta = Meta { seconds, sweeps: u64_at(56), residual: f64_at(64), error: f64_at(72) };
-        Ok(Table { rank, ..Table::new(indexer, values, meta) })
+        let ranks_left = h[22] == 6 && !ranks;
+        Ok(Table { rank, ranks_left, ..Table::new(indexer, values, meta) })
     }
 }
 
@@ -534,19 +547,19 @@ fn stream_planes(payload: impl Read, n: usize, width: usize, mut put: impl FnMut
 }
 
 /// A payload of a compressed kind ([`STREAMED`]) decoded as it is read: the
-/// values and progress ranks [`decode`] gives, with only the table's own
-/// arrays in memory.
-fn decode_streamed(kind: u8, payload: impl Read, n: usize) -> Option<(Values, Vec<u16>)> {
+/// values and progress ranks [`decode`] gives (the ranks only with
+/// `ranks`), with only the table's own arrays in memory.
+fn decode_streamed(kind: u8, payload: impl Read, n: usize, ranks: bool) -> Option<(Values, Vec<u16>)> {
     match kind {
         5 | 6 => {
             let mut codes = huge_vec(std::iter::repeat_n(0u32, n));
-            let mut rank = if kind == 6 { vec![0u16; n] } else { Vec::new() };
+            let mut rank = if kind == 6 && ranks { vec![0u16; n] } else { Vec::new() };
             stream_planes(payload, n, if kind == 6 { 6 } else { 4 }, |plane, first, bytes| {
                 if plane < 4 {
                     for (c, &b) in codes[first..].iter_mut().zip(bytes) {
                         *c |= u32::from(b) << (8 * plane);
                     }
-                } else {
+                } else if ranks {
                     for (r, &b) in rank[first..].iter_mut().zip(bytes) {
                         *r |= u16::from(b) << (8 * (plane - 4));
                     }
@@ -785,23 +798,31 @@ mod tests {
             assert_eq!(kinds, if n > 0 { vec![5, 6, 8, 9] } else { vec![5, 5, 8, 8] });
             for (kind, bytes) in &payloads {
                 let whole = decode(*kind, bytes, n, 9, s).expect("decodes whole");
-                let streamed = decode_streamed(*kind, &bytes[..], n).expect("decodes streamed");
+                let streamed = decode_streamed(*kind, &bytes[..], n, true).expect("decodes streamed");
                 let same = match (&whole.0, &streamed.0) {
                     (Values::Chance(a), Values::Chance(b)) => a == b,
                     (Values::Dtm(a), Values::Dtm(b)) => a == b,
                     _ => false,
                 };
                 assert!(same && whole.1 == streamed.1, "kind {kind}, {n} indices");
-                assert!(decode_streamed(*kind, &bytes[..], n + 1).is_none(), "another size");
-                assert!(decode_streamed(*kind, &bytes[..bytes.len() - 1], n).is_none(), "a cut frame");
+                // The values alone: the same values, no ranks.
+                let (values, rank) = decode_streamed(*kind, &bytes[..], n, false).expect("decodes the values");
+                let same = match (&whole.0, &values) {
+                    (Values::Chance(a), Values::Chance(b)) => a == b,
+                    (Values::Dtm(a), Values::Dtm(b)) => a == b,
+                    _ => false,
+                };
+                assert!(same && rank.is_empty(), "kind {kind}, {n} indices, values alone");
+                assert!(decode_streamed(*kind, &bytes[..], n + 1, true).is_none(), "another size");
+                assert!(decode_streamed(*kind, &bytes[..bytes.len() - 1], n, false).is_none(), "a cut frame");
                 let mut more = bytes.clone();
                 more.extend_from_slice(bytes);
                 assert!(decode(*kind, &more, n, 9, s).is_none() || n == 0, "two frames whole");
-                assert!(decode_streamed(*kind, &more[..], n).is_none() || n == 0, "two frames streamed");
+                assert!(decode_streamed(*kind, &more[..], n, true).is_none() || n == 0, "two frames streamed");
                 more.truncate(bytes.len());
                 more.push(7);
                 assert!(decode(*kind, &more, n, 9, s).is_none(), "a byte after the frame, whole");
-                assert!(decode_streamed(*kind, &more[..], n).is_none(), "a byte after the frame, streamed");
+                assert!(decode_streamed(*kind, &more[..], n, false).is_none(), "a byte after the frame, streamed");
             }
         }
     }

@@ -152,6 +152,21 @@ pub fn table_bytes(rules: &Rules, s: Sector) -> u64 {
     }
 }
 
+/// Bytes per index of a solved sector's table as a solve reads it for a
+/// group it leads to: the values alone ([`super::db::Db::load_values`]).
+pub fn read_bytes(rules: &Rules, s: Sector) -> u64 {
+    match Kind::of(rules, s) {
+        Kind::Chance => 4,
+        _ => table_bytes(rules, s),
+    }
+}
+
+/// Bytes of a solved sector's table as a solve reads it for a group it
+/// leads to.
+pub fn read_memory(rules: &Rules, tables: &Arc<BoardTables>, s: Sector) -> u64 {
+    Indexer::new(tables.clone(), s).size() * read_bytes(rules, s)
+}
+
 /// Bytes of a solved sector's table in memory.
 pub fn table_memory(rules: &Rules, tables: &Arc<BoardTables>, s: Sector) -> u64 {
     Indexer::new(tables.clone(), s).size() * table_bytes(rules, s)
@@ -242,7 +257,7 @@ pub fn plan_within(rules: &Rules, max_men: Option<u8>, limit: u64) -> Vec<Planne
         .map(|group| {
             let reads = group_reads(rules, group);
             let indices: u64 = group.iter().map(|&s| size(s)).sum();
-            let read_bytes: u64 = reads.iter().map(|&s| table_memory(rules, &tables, s)).sum();
+            let read_bytes: u64 = reads.iter().map(|&s| read_memory(rules, &tables, s)).sum();
             let ix: Vec<Indexer> = group.iter().map(|&s| indexer(s)).collect();
             let (moves, memory) = moves_within(rules, &ix, read_bytes, limit);
             let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);

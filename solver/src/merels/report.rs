@@ -194,10 +194,10 @@ fn method(sol: &Solution, s: Sector) -> &'static str {
     }
 }
 
-/// Whether every stored sector's table is in memory (the chain of perfect
-/// play from the start reads any of them).
+/// Whether every stored sector's table is in memory, whole (the chain of
+/// perfect play from the start reads any of them, and their progress ranks).
 pub fn all_tables_in_memory(sol: &Solution) -> bool {
-    sol.order().iter().flatten().all(|&s| !s.is_stored() || sol.table(s).is_some())
+    sol.order().iter().flatten().all(|&s| !s.is_stored() || sol.table(s).is_some_and(|t| !t.ranks_left))
 }
 
 /// The chances of perfect play a layer at a time ([`layered_chances`])

@@ -264,9 +264,13 @@ impl Solution {
                 // fit, as they do when a solve needs the room. A resumed
                 // solve loads many finished groups one after another.
                 let reads = plan::group_reads(&rules, &group);
-                let size = |s: &Sector| plan::table_memory(&rules, &sol.board_tables, *s);
-                let more: u64 =
-                    group.iter().chain(reads.iter().filter(|s| !sol.known.tables.contains_key(s))).map(size).sum();
+                let own: u64 = group.iter().map(|&s| plan::table_memory(&rules, &sol.board_tables, s)).sum();
+                let more: u64 = own
+                    + reads
+                        .iter()
+                        .filter(|s| !sol.known.tables.contains_key(s))
+                        .map(|&s| plan::read_memory(&rules, &sol.board_tables, s))
+                        .sum::<u64>();
                 if sol.tables_bytes() + more > opts.memory_limit {
                     sol.known.tables.retain(|s, _| reads.contains(s));
                 }
@@ -303,7 +307,7 @@ impl Solution {
             if !loaded {
                 for s in group.iter().flat_map(|s| successors(&rules, *s)) {
                     if !group.contains(&s) {
-                        sol.ensure(s)?;
+                        sol.ensure_values(s)?;
                     }
                 }
                 sol.tables_peak = sol.tables_peak.max(sol.tables_bytes());
@@ -435,13 +439,26 @@ impl Solution {
         self.summaries.get(&s)
     }
 
-    /// Makes sure a solved sector's table is in memory.
+    /// Makes sure a solved sector's table is in memory, whole (read again
+    /// if only its values were read).
     fn ensure(&mut self, s: Sector) -> Result<(), SolveError> {
-        if self.known.tables.contains_key(&s) || !s.is_stored() {
+        self.ensure_with(s, true)
+    }
+
+    /// Makes sure a solved sector's values are in memory: all a solve
+    /// needs of the sectors its group leads to.
+    fn ensure_values(&mut self, s: Sector) -> Result<(), SolveError> {
+        self.ensure_with(s, false)
+    }
+
+    fn ensure_with(&mut self, s: Sector, ranks: bool) -> Result<(), SolveError> {
+        let held = self.known.tables.get(&s).map(|t| t.ranks_left);
+        if held.is_some_and(|left| !(left && ranks)) || !s.is_stored() {
             return Ok(());
         }
         let Some(db) = &self.db else { return Ok(()) };
-        match db.load(Indexer::new(self.board_tables.clone(), s)) {
+        let ix = Indexer::new(self.board_tables.clone(), s);
+        match if ranks { db.load(ix) } else { db.load_values(ix) } {
             Ok(t) => {
                 self.known.tables.insert(s, Arc::new(t));
                 Ok(())

@@ -281,6 +281,10 @@ pub struct Table {
     /// and every equally good move of the side behind leads to one, so
     /// perfect play leaves every loop it should leave.
     pub rank: Vec<u16>,
+    /// The file holds progress ranks that were not read
+    /// ([`super::db::Db::load_values`]: a solve needs only its successors'
+    /// values): [`Table::rank_at`] refuses to answer.
+    pub ranks_left: bool,
 }
 
 /// Counts of a table's positions by their value for the side to move.
@@ -306,7 +310,7 @@ pub struct Census {
 impl Table {
     pub fn new(indexer: Indexer, values: Values, meta: Meta) -> Table {
         debug_assert_eq!(values.len() as u64, indexer.size());
-        Table { indexer, values, meta, rank: Vec::new() }
+        Table { indexer, values, meta, rank: Vec::new(), ranks_left: false }
     }
 
     /// Bytes held in memory: the values and the progress ranks.
@@ -321,8 +325,13 @@ impl Table {
     }
 
     /// The progress rank at an index (0 without ranks).
+    ///
+    /// # Panics
+    /// If the table's ranks were left in its file (a table read for a solve
+    /// is read again whole before anyone asks for its ranks).
     #[inline]
     pub fn rank_at(&self, i: u64) -> u16 {
+        assert!(!self.ranks_left, "the progress ranks of sector {} were not read", self.sector().key());
         self.rank.get(i as usize).copied().unwrap_or(0)
     }
 
