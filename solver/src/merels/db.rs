@@ -430,7 +430,7 @@ impl Db {
             // covers every byte read, and the rest is read after a payload
             // that did not decode, so that damage is told from a bad kind.
             let mut payload = Hashing::new(f.take(stored), h);
-            let decoded = decode_streamed(h[22], &mut payload, n, ranks);
+            let decoded = decode_streamed(h[22], &mut payload, n, self.rules.men(), s, ranks);
             std::io::copy(&mut payload, &mut std::io::sink()).map_err(DbError::Io)?;
             let (read, sum, failed) = payload.finish();
             if let Some(e) = failed {
@@ -472,7 +472,7 @@ fn checksum(header: &[u8], payload: &[u8]) -> u32 {
 }
 
 /// The value kinds read by [`decode_streamed`].
-const STREAMED: [u8; 4] = [5, 6, 8, 9];
+const STREAMED: [u8; 5] = [5, 6, 7, 8, 9];
 
 /// A payload as it is read from its file, with the checksum of the file so
 /// far (the header's bytes first) and the first error of the file's reads
@@ -549,8 +549,20 @@ fn stream_planes(payload: impl Read, n: usize, width: usize, mut put: impl FnMut
 /// A payload of a compressed kind ([`STREAMED`]) decoded as it is read: the
 /// values and progress ranks [`decode`] gives (the ranks only with
 /// `ranks`), with only the table's own arrays in memory.
-fn decode_streamed(kind: u8, payload: impl Read, n: usize, ranks: bool) -> Option<(Values, Vec<u16>)> {
+fn decode_streamed(
+    kind: u8,
+    payload: impl Read,
+    n: usize,
+    men: u8,
+    s: Sector,
+    ranks: bool,
+) -> Option<(Values, Vec<u16>)> {
     match kind {
+        7 => {
+            let width = Exact::width_for(s);
+            let exact = Exact::from_plane_runs(men, s, n, |put| stream_planes(payload, n, width, put))?;
+            Some((Values::Exact(exact), Vec::new()))
+        }
         5 | 6 => {
             let mut codes = huge_vec(std::iter::repeat_n(0u32, n));
             let mut rank = if kind == 6 && ranks { vec![0u16; n] } else { Vec::new() };
@@ -798,7 +810,7 @@ mod tests {
             assert_eq!(kinds, if n > 0 { vec![5, 6, 8, 9] } else { vec![5, 5, 8, 8] });
             for (kind, bytes) in &payloads {
                 let whole = decode(*kind, bytes, n, 9, s).expect("decodes whole");
-                let streamed = decode_streamed(*kind, &bytes[..], n, true).expect("decodes streamed");
+                let streamed = decode_streamed(*kind, &bytes[..], n, 9, s, true).expect("decodes streamed");
                 let same = match (&whole.0, &streamed.0) {
                     (Values::Chance(a), Values::Chance(b)) => a == b,
                     (Values::Dtm(a), Values::Dtm(b)) => a == b,
@@ -806,23 +818,59 @@ mod tests {
                 };
                 assert!(same && whole.1 == streamed.1, "kind {kind}, {n} indices");
                 // The values alone: the same values, no ranks.
-                let (values, rank) = decode_streamed(*kind, &bytes[..], n, false).expect("decodes the values");
+                let (values, rank) = decode_streamed(*kind, &bytes[..], n, 9, s, false).expect("decodes the values");
                 let same = match (&whole.0, &values) {
                     (Values::Chance(a), Values::Chance(b)) => a == b,
                     (Values::Dtm(a), Values::Dtm(b)) => a == b,
                     _ => false,
                 };
                 assert!(same && rank.is_empty(), "kind {kind}, {n} indices, values alone");
-                assert!(decode_streamed(*kind, &bytes[..], n + 1, true).is_none(), "another size");
-                assert!(decode_streamed(*kind, &bytes[..bytes.len() - 1], n, false).is_none(), "a cut frame");
+                assert!(decode_streamed(*kind, &bytes[..], n + 1, 9, s, true).is_none(), "another size");
+                assert!(decode_streamed(*kind, &bytes[..bytes.len() - 1], n, 9, s, false).is_none(), "a cut frame");
                 let mut more = bytes.clone();
                 more.extend_from_slice(bytes);
                 assert!(decode(*kind, &more, n, 9, s).is_none() || n == 0, "two frames whole");
-                assert!(decode_streamed(*kind, &more[..], n, true).is_none() || n == 0, "two frames streamed");
+                assert!(decode_streamed(*kind, &more[..], n, 9, s, true).is_none() || n == 0, "two frames streamed");
                 more.truncate(bytes.len());
                 more.push(7);
                 assert!(decode(*kind, &more, n, 9, s).is_none(), "a byte after the frame, whole");
-                assert!(decode_streamed(*kind, &more[..], n, false).is_none(), "a byte after the frame, streamed");
+                assert!(
+                    decode_streamed(*kind, &more[..], n, 9, s, false).is_none(),
+                    "a byte after the frame, streamed"
+                );
+            }
+        }
+    }
+
+    /// Exact values in every width decoded as they are read are those the
+    /// whole payload gives; a quotient beyond the sector's bound is refused
+    /// by both.
+    #[test]
+    fn streamed_exact_values_agree_with_whole_payloads() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        for (wf, bf, width) in [(1, 0, 1), (1, 1, 2), (2, 2, 4), (4, 4, 8), (9, 9, 16)] {
+            let s = Sector { w: 9 - wf, wf, b: 9 - bf, bf };
+            assert_eq!(Exact::width_for(s), width);
+            let (unit, bound) = (Exact::unit(9, s), 72i128.pow(u32::from(wf + bf)));
+            for n in [1usize, 70_001] {
+                let q: Vec<i128> = (0..n).map(|_| rng.random_range(-bound..=bound)).collect();
+                let e = Exact::from_fn(9, s, n, |i| (i % 7 != 3).then(|| q[i] * unit));
+                let (kind, bytes) = encode(&Values::Exact(e.clone()), &[]);
+                assert_eq!(kind, 7);
+                let Some((Values::Exact(whole), _)) = decode(7, &bytes, n, 9, s) else { panic!("whole") };
+                let Some((Values::Exact(streamed), _)) = decode_streamed(7, &bytes[..], n, 9, s, true) else {
+                    panic!("streamed, width {width}")
+                };
+                assert!(whole == e && streamed == e, "width {width}, {n} indices");
+                assert!(decode_streamed(7, &bytes[..], n + 1, 9, s, true).is_none(), "another size");
+                // The top byte of the first value raised past the bound.
+                let mut planes = e.planes();
+                planes[(width - 1) * n] = 0x70;
+                let beyond = zstd::bulk::compress(&planes, 3).unwrap();
+                assert!(
+                    decode(7, &beyond, n, 9, s).is_none() && decode_streamed(7, &beyond[..], n, 9, s, true).is_none()
+                );
             }
         }
     }

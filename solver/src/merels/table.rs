@@ -498,19 +498,25 @@ macro_rules! each_width {
 /// index.
 trait Word: Copy {
     fn wide(self) -> Option<i128>;
+    /// This word with byte `k` (little endian) or-ed in.
+    fn with_byte(self, k: usize, byte: u8) -> Self;
 }
 
 macro_rules! word {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $u:ty),*) => {$(
         impl Word for $t {
             #[inline]
             fn wide(self) -> Option<i128> {
                 (self != <$t>::MIN).then_some(self as i128)
             }
+            #[inline]
+            fn with_byte(self, k: usize, byte: u8) -> Self {
+                ((self as $u) | (<$u>::from(byte) << (8 * k))) as $t
+            }
         }
     )*};
 }
-word!(i8, i16, i32, i64, i128);
+word!(i8 => u8, i16 => u16, i32 => u32, i64 => u64, i128 => u128);
 
 impl Exact {
     /// The unit every numerator of a sector is a multiple of, in a game of
@@ -612,6 +618,39 @@ impl Exact {
         let mut planes = vec![0u8; n * w];
         each_width!(&self.words, v => put_planes(&mut planes, 0, v.iter().map(|x| x.to_le_bytes())));
         planes
+    }
+
+    /// The values of a sector from the byte planes [`Exact::planes`] makes,
+    /// given as they come (`fill` hands each run of a plane's bytes, from
+    /// an index on, to the function it is given; `None` from it stops),
+    /// straight into the words; `None` where a value is beyond the
+    /// sector's bound. The twin of [`Exact::from_planes`] for payloads
+    /// decompressed as they are read.
+    pub(crate) fn from_plane_runs(
+        men: u8,
+        sector: Sector,
+        n: usize,
+        fill: impl FnOnce(&mut dyn FnMut(usize, usize, &[u8])) -> Option<()>,
+    ) -> Option<Exact> {
+        let hand = u32::from(sector.wf + sector.bf);
+        let unit = Exact::unit(men, sector);
+        let mut words = match Exact::width_for(sector) {
+            1 => Words::W8(huge_vec(std::iter::repeat_n(0, n))),
+            2 => Words::W16(huge_vec(std::iter::repeat_n(0, n))),
+            4 => Words::W32(huge_vec(std::iter::repeat_n(0, n))),
+            8 => Words::W64(huge_vec(std::iter::repeat_n(0, n))),
+            _ => Words::W128(huge_vec(std::iter::repeat_n(0, n))),
+        };
+        fn put<T: Word>(v: &mut [T], plane: usize, first: usize, bytes: &[u8]) {
+            for (x, &b) in v[first..].iter_mut().zip(bytes) {
+                *x = x.with_byte(plane, b);
+            }
+        }
+        each_width!(&mut words, v => fill(&mut |plane, first, bytes| put(v, plane, first, bytes)))?;
+        fn within<T: Word>(v: &[T], bound: i128) -> bool {
+            v.iter().all(|x| x.wide().is_none_or(|q| q.abs() <= bound))
+        }
+        each_width!(&words, v => within(v, 72i128.pow(hand))).then_some(Exact { unit, words })
     }
 
     /// The values of a sector from byte planes made by [`Exact::planes`];
