@@ -754,3 +754,35 @@ fn a_group_solve_reads_its_successors_values_alone() {
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A solve a group at a time fits in the memory the plan gives each group:
+/// the tables of groups solved before, kept whole, give up their progress
+/// ranks when the room is needed, as the plan counts the successors read
+/// (their values alone), and the files are the same.
+#[test]
+fn a_solve_fits_the_memory_its_plan_gives() {
+    let rules = Rules::new(BoardKind::Six, Dice::Schaedler);
+    let limit = solver::merels::plan::plan(&rules, None).iter().map(|g| g.memory).max().unwrap();
+    let (roomy_dir, tight_dir) = (temp("plan-roomy"), temp("plan-tight"));
+    let roomy = SolveOptions { keep_all: false, ..opts(&roomy_dir) };
+    Solution::solve_with(rules, &roomy, &Silent).unwrap();
+    let notes = Notes::default();
+    let tight_opts = SolveOptions { keep_all: false, memory_limit: limit, ..opts(&tight_dir) };
+    let tight = Solution::solve_with(rules, &tight_opts, &notes).unwrap();
+    assert!(tight.complete());
+    let notes = notes.0.into_inner().unwrap();
+    assert!(notes.is_empty(), "as the plan says, within {limit} bytes: {notes:?}");
+    let files = |dir: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<_> = fs::read_dir(dir.join("six_schaedler"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "sec"))
+            .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), fs::read(&p).unwrap()))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(files(&tight_dir), files(&roomy_dir));
+    fs::remove_dir_all(&roomy_dir).unwrap();
+    fs::remove_dir_all(&tight_dir).unwrap();
+}

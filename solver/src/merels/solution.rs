@@ -318,6 +318,7 @@ impl Solution {
                     // database when those groups come.
                     let reads = plan::group_reads(&rules, &group);
                     sol.known.tables.retain(|s, _| reads.contains(s));
+                    sol.values_only();
                     need = sol.memory_estimate(&group, moves);
                 }
                 if need > opts.memory_limit && opts.moves.is_none() {
@@ -451,6 +452,30 @@ impl Solution {
         self.ensure_with(s, false)
     }
 
+    /// Leaves only the values of the tables in memory, as a solve reads its
+    /// successors (the tables of groups solved before were kept whole):
+    /// the progress ranks are in their files, read again when play needs
+    /// them.
+    fn values_only(&mut self) {
+        let Some(db) = &self.db else { return };
+        for (&s, t) in self.known.tables.iter_mut() {
+            if !t.rank.is_empty() && db.has(s) {
+                match Arc::get_mut(t) {
+                    Some(t) => {
+                        t.rank = Vec::new();
+                        t.ranks_left = true;
+                    }
+                    None => {
+                        let ix = Indexer::new(self.board_tables.clone(), s);
+                        if let Ok(v) = db.load_values(ix) {
+                            *t = Arc::new(v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     fn ensure_with(&mut self, s: Sector, ranks: bool) -> Result<(), SolveError> {
         let held = self.known.tables.get(&s).map(|t| t.ranks_left);
         if held.is_some_and(|left| !(left && ranks)) || !s.is_stored() {
@@ -463,7 +488,13 @@ impl Solution {
                 self.known.tables.insert(s, Arc::new(t));
                 Ok(())
             }
-            Err(DbError::Missing) => Ok(()),
+            Err(DbError::Missing) => {
+                // Gone since its values were read: none of it is kept.
+                if ranks {
+                    self.known.tables.remove(&s);
+                }
+                Ok(())
+            }
             Err(error) => Err(SolveError::Read { sector: s.key(), error }),
         }
     }
