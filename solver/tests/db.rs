@@ -291,35 +291,6 @@ fn a_group_too_large_for_the_memory_limit_is_refused() {
 }
 
 #[test]
-fn a_whole_solve_fits_in_the_memory_the_plan_asks_for() {
-    // Tables kept for later groups are dropped (and read again) when a
-    // group would not fit otherwise: the largest group's own estimate is
-    // enough for the whole game, with the same files as an unlimited solve.
-    let rules = Rules::new(BoardKind::Six, Dice::None);
-    let largest = solver::merels::plan::plan(&rules, None).iter().map(|g| g.memory).max().unwrap();
-    let (tight, free) = (temp("memory-tight"), temp("memory-free"));
-    let limited = SolveOptions { memory_limit: largest, keep_all: false, ..opts(&tight) };
-    Solution::solve_with(rules, &limited, &Silent).unwrap_or_else(|e| panic!("{e}"));
-    Solution::solve_with(rules, &SolveOptions { keep_all: false, ..opts(&free) }, &Silent).unwrap();
-    let files = |dir: &Path| {
-        let sub = solver::merels::db::Db::new(dir, rules).dir().to_path_buf();
-        let mut v: Vec<(String, Vec<u8>)> = fs::read_dir(&sub)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "sec"))
-            .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), fs::read(&p).unwrap()))
-            .collect();
-        v.sort();
-        v
-    };
-    let (a, b) = (files(&tight), files(&free));
-    assert!(!a.is_empty());
-    assert!(a == b, "the limited solve wrote other files");
-    fs::remove_dir_all(&tight).ok();
-    fs::remove_dir_all(&free).ok();
-}
-
-#[test]
 fn murray_and_bell_share_their_movement_sectors_with_the_game_without_dice() {
     use solver::merels::db::Db;
     let none = Rules::new(BoardKind::Six, Dice::None);
@@ -755,34 +726,41 @@ fn a_group_solve_reads_its_successors_values_alone() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A solve a group at a time fits in the memory the plan gives each group:
-/// the tables of groups solved before, kept whole, give up their progress
-/// ranks when the room is needed, as the plan counts the successors read
-/// (their values alone), and the files are the same.
+/// A solve a group at a time fits in the memory the plan gives each group,
+/// with and without dice: tables kept for later groups give up their
+/// progress ranks, or are dropped and read again, when the room is needed, as
+/// the plan counts the successors read (their values alone). No group falls
+/// back to generating its children, and the files are those of a solve
+/// without a limit, byte for byte.
 #[test]
 fn a_solve_fits_the_memory_its_plan_gives() {
-    let rules = Rules::new(BoardKind::Six, Dice::Schaedler);
-    let limit = solver::merels::plan::plan(&rules, None).iter().map(|g| g.memory).max().unwrap();
-    let (roomy_dir, tight_dir) = (temp("plan-roomy"), temp("plan-tight"));
-    let roomy = SolveOptions { keep_all: false, ..opts(&roomy_dir) };
-    Solution::solve_with(rules, &roomy, &Silent).unwrap();
-    let notes = Notes::default();
-    let tight_opts = SolveOptions { keep_all: false, memory_limit: limit, ..opts(&tight_dir) };
-    let tight = Solution::solve_with(rules, &tight_opts, &notes).unwrap();
-    assert!(tight.complete());
-    let notes = notes.0.into_inner().unwrap();
-    assert!(notes.is_empty(), "as the plan says, within {limit} bytes: {notes:?}");
-    let files = |dir: &Path| -> Vec<(String, Vec<u8>)> {
-        let mut v: Vec<_> = fs::read_dir(dir.join("six_schaedler"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "sec"))
-            .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), fs::read(&p).unwrap()))
-            .collect();
-        v.sort();
-        v
-    };
-    assert_eq!(files(&tight_dir), files(&roomy_dir));
-    fs::remove_dir_all(&roomy_dir).unwrap();
-    fs::remove_dir_all(&tight_dir).unwrap();
+    for dice in [Dice::None, Dice::Schaedler] {
+        let rules = Rules::new(BoardKind::Six, dice);
+        let limit = solver::merels::plan::plan(&rules, None).iter().map(|g| g.memory).max().unwrap();
+        let (roomy_dir, tight_dir) = (temp("plan-roomy"), temp("plan-tight"));
+        let roomy = SolveOptions { keep_all: false, ..opts(&roomy_dir) };
+        Solution::solve_with(rules, &roomy, &Silent).unwrap();
+        let notes = Notes::default();
+        let tight_opts = SolveOptions { keep_all: false, memory_limit: limit, ..opts(&tight_dir) };
+        let tight = Solution::solve_with(rules, &tight_opts, &notes).unwrap_or_else(|e| panic!("{dice}: {e}"));
+        assert!(tight.complete());
+        let notes = notes.0.into_inner().unwrap();
+        assert!(notes.is_empty(), "{dice}: as the plan says, within {limit} bytes: {notes:?}");
+        let files = |dir: &Path| -> Vec<(String, Vec<u8>)> {
+            let sub = solver::merels::db::Db::new(dir, rules).dir().to_path_buf();
+            let mut v: Vec<_> = fs::read_dir(&sub)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|x| x == "sec"))
+                .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), fs::read(&p).unwrap()))
+                .collect();
+            v.sort();
+            v
+        };
+        let (a, b) = (files(&tight_dir), files(&roomy_dir));
+        assert!(!a.is_empty());
+        assert!(a == b, "{dice}: the limited solve wrote other files");
+        fs::remove_dir_all(&roomy_dir).unwrap();
+        fs::remove_dir_all(&tight_dir).unwrap();
+    }
 }
