@@ -140,13 +140,13 @@ fn each_group_stays_within_its_estimate() {
     // Under Schädler's dice with the in-group children and parents
     // generated (no lists): the estimate without the lists still holds
     // every group, and on six men's morris it is what the solve uses to
-    // within a third. (In this test: the allocations are counted for the
+    // within a quarter. (In this test: the allocations are counted for the
     // whole process, one solve at a time.)
     for (kind, max_men) in [(BoardKind::Three, None), (BoardKind::Six, None), (BoardKind::Nine, Some(7))] {
         let worst = within_estimates(Rules::new(kind, Dice::Schaedler), max_men, Moves::Generated);
         println!("{kind:?}, children generated: at most {:.0} % of an estimate over 2 MiB used", 100.0 * worst);
         if kind == BoardKind::Six {
-            assert!(worst > 0.67, "{kind:?}: at most {worst} of an estimate used");
+            assert!(worst > 0.75, "{kind:?}: at most {worst} of an estimate used");
         }
     }
 }

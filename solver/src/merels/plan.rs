@@ -95,21 +95,24 @@ fn arrays_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
         // phases hold for a while: a place in each side's list for the next
         // pass (8), a pass's change (12), the warm start's bounds (16), and
         // per node a partial evaluation's place and old value (2 × 12).
-        // Where they are
-        // generated, the phases follow one another and only the largest is
-        // added: the partial rounds (the lists, a pass's change and the
-        // evaluation's places and old values, 44, and the buffers of its
-        // large levels), more than the record as built (16), the warm
-        // start's bounds (16) or the ranking of the positions ahead
-        // (`strategy::Group::rank_progress`: about 44 per candidate, and
-        // every position may be one); 52 in all, which the memory test holds
-        // every group of six and of nine up to 7 men to.
+        // Where they are generated, the phases follow one another and only
+        // the largest is added: the record of each position as built (16),
+        // the warm start's bounds (16), the partial rounds (their lists hold
+        // at most an eighth of the positions, about 32 bytes each: 4 per
+        // position, and the buffers of a batch), the ranking of the positions
+        // ahead (`strategy::Group::rank_progress`: about 16 bytes per
+        // candidate and 8 per equally good child among them; in the groups
+        // measured at most 60 % of the positions are candidates, and the
+        // last ranking has the strategies' and the marks' 10 bytes to
+        // itself) and the search for loops to hold (about 20 per candidate
+        // and 12 per link, few): 24 in all, which the memory test holds
+        // every group of six and of nine up to 7 men to (up to 21 used).
         (true, Kind::Chance) => {
             let part = (indices as f64 * strategy::largest_level_share(rules, ix)).ceil() as u64;
             let held = 4 + 1 + 4 + 4 + 1 + 2 * (8 + 4 + 1 + 1);
             let per_position = match moves {
                 Moves::Stored => held + 4 + 4 + 8 * children_estimate(rules, &group) + 8 + 12 + 16 + 2 * (4 + 8),
-                Moves::Generated => held + 52,
+                Moves::Generated => held + 24,
             };
             return 8 * indices + part * per_position;
         }

@@ -118,7 +118,10 @@
 //! large levels are searched and computed in parallel. A full evaluation and
 //! full passes begin each discount and close the iteration, and
 //! `Group::full_passes` keeps every round whole (for the tests, which compare
-//! the two).
+//! the two). Where the children are generated to fit the memory, a round
+//! whose lists would pass an eighth of the positions is made whole instead
+//! (the same values and switches), so that the partial rounds hold little
+//! beside the group's arrays.
 //!
 //! Finally the positions where the side ahead must keep to equally good
 //! in-group moves are ranked by their distance to an exit (the side behind
@@ -166,8 +169,6 @@ const HAS_KIDS: u8 = 4;
 /// Set by the last improvement pass: the best in-group child is as good as
 /// any exit after either throw.
 const CAN_STAY: u8 = 8;
-/// Not a choice: an improvement pass leaves the node as it is.
-const SKIP: u8 = u8::MAX;
 
 /// Two values closer than this are equally good (far below the grid step,
 /// far above the rounding of the exact evaluation on most groups; on the
@@ -212,6 +213,24 @@ const CHUNK: usize = PARALLEL_LEVEL / 4;
 /// The owners one task of a build takes (the group's positions as built,
 /// the lists of [`Lists::build_with`]), in ascending order.
 const BUILD_BLOCK: usize = 1 << 14;
+
+/// Where the children are generated (to fit the memory), the lists of the
+/// partial rounds (the nodes switched, those a partial evaluation
+/// recomputes, each side's positions for the next pass) hold at most an
+/// eighth of the group's positions (`LIST_SHARE`), and at least this many:
+/// past that the round is made whole (the evaluation over every node, the
+/// pass over the positions whose flags are set), with the same results, so
+/// that what the rounds hold beside the group's arrays stays a small share.
+const LIST_FLOOR: usize = PARALLEL_LEVEL;
+/// The share of the positions (as a shift) the lists of the partial rounds
+/// hold at most where they are bounded.
+const LIST_SHARE: u32 = 3;
+
+/// Where the lists are bounded, a partial evaluation takes at most this
+/// share of their bound (as a shift) of nodes at a time, in the backward
+/// search and for the parents of the changed values, before what they
+/// found is gathered (and the bound checked).
+const BATCH_SHARE: u32 = 2;
 
 /// How many positions ahead an improvement pass, the warm start and the
 /// ranking fetch the children's values, and the evaluation the entries of
@@ -379,18 +398,24 @@ pub struct Group<'a> {
     whole: bool,
     /// Per side, the positions the next improvement pass examines (a child's
     /// value changed since it last looked), with a flag per position and side
-    /// (set from many threads).
+    /// (set from many threads); where `scan` is set, every position whose
+    /// flag is set (the list grew past its bound, or every position is to
+    /// be examined), in the same order as the list sorted.
     dirty: [Vec<u32>; 2],
+    scan: [bool; 2],
     flag: Vec<AtomicU8>,
     /// Scratch per node for the evaluations (`KEEP` between them).
     mark: Vec<u8>,
     /// Reused by every evaluation.
     scratch: Scratch,
-    /// An improvement pass's new choice of each node it lists that changes
-    /// (`(SKIP, NONE)` for the others), kept from pass to pass.
-    picks: Vec<(u8, u32)>,
+    /// An improvement pass's new choices, one list per task of a step
+    /// (kept from pass to pass).
+    picks: Vec<Vec<Pick>>,
     /// Every round whole, as before rounds were made partial.
     full_passes: bool,
+    /// The most entries of a partial round's list (0: the share of the
+    /// group's positions `LIST_SHARE` gives).
+    list_cap: usize,
     /// Every pass followed by a whole re-examination (`check_passes`).
     check_passes: bool,
     /// No discounted searches: the game itself from the warm start.
@@ -421,6 +446,18 @@ pub struct Group<'a> {
     /// that found none, while no strategy has changed since: the same
     /// search would find none again.
     idle_hold: Option<(usize, u64, Play)>,
+}
+
+/// A new choice an improvement pass makes: the position, the choice bits
+/// and the in-group successor.
+type Pick = (u32, u8, u32);
+
+/// The positions one step of an improvement pass examines: some of its
+/// list, or those of a range that the pass takes by their flags.
+#[derive(Clone, Copy)]
+enum Block<'l> {
+    Listed(&'l [u32]),
+    Range(usize, usize),
 }
 
 /// Whether position `p` is in the set of positions `class` (a bit each).
@@ -478,6 +515,8 @@ impl<'a> Group<'a> {
             switched: Vec::new(),
             whole: true,
             dirty: [Vec::new(), Vec::new()],
+            scan: [false, false],
+            list_cap: 0,
             flag: (0..n).map(|_| AtomicU8::new(0)).collect(),
             mark: vec![0; 2 * n],
             scratch: Scratch::default(),
@@ -819,23 +858,63 @@ impl<'a> Group<'a> {
         self.unsettled = true;
     }
 
+    /// Bounds the lists of the partial rounds to `cap` entries (for the
+    /// tests, which compare rounds made whole where the lists would grow
+    /// past a small bound with rounds that never are).
+    pub fn bound_lists(&mut self, cap: usize) {
+        self.list_cap = cap;
+    }
+
+    /// The most entries of a partial round's list: where the children are
+    /// generated (to fit the memory), a share of the positions; where they
+    /// are stored, no bound (the lists are small beside them).
+    fn list_cap(&self) -> usize {
+        match (self.list_cap, self.moves) {
+            (0, Moves::Generated) => (self.n >> LIST_SHARE).max(LIST_FLOOR),
+            (0, Moves::Stored) => usize::MAX,
+            (cap, _) => cap,
+        }
+    }
+
     /// Every position with in-group children is examined by each side's
-    /// next pass. A settled position is never listed: its flags stay set.
+    /// next pass (that finds them by their flags). A settled position is
+    /// never listed: its flags stay set.
     fn mark_all_dirty(&mut self) {
-        let n = self.n;
         for side in [FIRST, SECOND] {
             self.dirty[side].clear();
+            self.scan[side] = true;
         }
-        for p in 0..n {
-            let has = self.kind[p] == LIVE && self.mode[p] & HAS_KIDS != 0;
-            *self.flag[p].get_mut() = if has || self.kind[p] == SURE { 3 } else { 0 };
-            if has {
-                for side in [FIRST, SECOND] {
-                    if self.in_play(side, p) {
-                        self.dirty[side].push(p as u32);
-                    }
-                }
+        let (kind, mode) = (&self.kind, &self.mode);
+        self.flag.par_iter_mut().with_min_len(CHUNK).enumerate().for_each(|(p, f)| {
+            let has = kind[p] == LIVE && mode[p] & HAS_KIDS != 0;
+            *f.get_mut() = if has || kind[p] == SURE { 3 } else { 0 };
+        });
+    }
+
+    /// Each side's list for the next pass past its bound is left to the
+    /// flags (the pass then scans them).
+    fn bound_dirty(&mut self) {
+        let cap = self.list_cap();
+        for side in [FIRST, SECOND] {
+            if self.scan[side] || self.dirty[side].len() > cap {
+                self.scan[side] = true;
+                self.dirty[side].clear();
             }
+        }
+    }
+
+    /// Node `g` switched: the next evaluation recomputes what its path
+    /// reaches, or every node where the switched nodes grow past the
+    /// lists' bound.
+    fn switched(&mut self, g: usize) {
+        if self.whole {
+            return;
+        }
+        if self.switched.len() >= self.list_cap() {
+            self.switched.clear();
+            self.whole = true;
+        } else {
+            self.switched.push(g as u32);
         }
     }
 
@@ -1254,14 +1333,12 @@ impl<'a> Group<'a> {
     /// The exact values of the current pair of strategies (up to rounding).
     pub fn evaluate(&mut self) {
         let t = std::time::Instant::now();
-        if self.whole || self.full_passes {
+        if self.whole || self.full_passes || !self.evaluate_switched() {
             self.stats.evaluated += if self.play == Play::Both { 2 * self.n } else { self.n } as u64;
             self.evaluate_all();
             self.switched.clear();
             self.whole = false;
             self.mark_all_dirty();
-        } else {
-            self.evaluate_switched();
         }
         self.stats.seconds[1] += t.elapsed().as_secs_f64();
     }
@@ -1269,8 +1346,12 @@ impl<'a> Group<'a> {
     /// The exact values again after some nodes switched: only the nodes
     /// whose path runs through a switched node can change (the others keep
     /// their path, hence their value), and each node whose value changed
-    /// sends its parents to the next pass of the other side.
-    fn evaluate_switched(&mut self) {
+    /// sends its parents to the next pass of the other side. Returns
+    /// `false`, with nothing changed, where those nodes are more than the
+    /// lists' bound (the whole evaluation is then the one to make).
+    fn evaluate_switched(&mut self) -> bool {
+        let cap = self.list_cap();
+        let batch = (cap >> BATCH_SHARE).max(PARALLEL_LEVEL);
         let mut mark = std::mem::take(&mut self.mark);
         let mut todo = std::mem::take(&mut self.switched);
         // Nodes found are marked `ON_PATH` until all are found, then `TO_DO`;
@@ -1287,9 +1368,10 @@ impl<'a> Group<'a> {
         }
         // Backwards along the strategies, a level at a time: the parents that
         // move on into a node found. A node moves on into one node only, so
-        // each is found once; large levels are searched in parallel.
+        // each is found once; large levels are searched in parallel, some
+        // chunks at a time, until the nodes found pass the bound.
         let mut lo = 0;
-        while lo < nodes.len() {
+        while lo < nodes.len() && nodes.len() <= cap {
             let hi = nodes.len();
             if hi - lo < PARALLEL_LEVEL {
                 for i in lo..hi {
@@ -1301,24 +1383,41 @@ impl<'a> Group<'a> {
                     }
                 }
             } else {
-                let chunks = (hi - lo).div_ceil(CHUNK);
-                grow_parts(&mut parts, chunks);
-                nodes[lo..hi].par_chunks(CHUNK).zip(parts[..chunks].par_iter_mut()).for_each(|(ys, [out, _])| {
-                    out.clear();
-                    for (i, &y) in ys.iter().enumerate() {
-                        self.prefetch_parents(ys, i, &self.next, true);
-                        self.movers_into(y as usize, &mark, out);
+                let mut at = lo;
+                while at < hi && nodes.len() <= cap {
+                    let to = at.saturating_add(batch).min(hi);
+                    let chunks = (to - at).div_ceil(CHUNK);
+                    grow_parts(&mut parts, chunks);
+                    let (level, _) = nodes.split_at(to);
+                    level[at..].par_chunks(CHUNK).zip(parts[..chunks].par_iter_mut()).for_each(|(ys, [out, _])| {
+                        out.clear();
+                        for (i, &y) in ys.iter().enumerate() {
+                            self.prefetch_parents(ys, i, &self.next, true);
+                            self.movers_into(y as usize, &mark, out);
+                        }
+                    });
+                    for [part, _] in &parts[..chunks] {
+                        for &g in part {
+                            mark[g as usize] = ON_PATH;
+                        }
+                        nodes.extend_from_slice(part);
                     }
-                });
-                for [part, _] in &parts[..chunks] {
-                    for &g in part {
-                        mark[g as usize] = ON_PATH;
-                    }
-                    nodes.extend_from_slice(part);
+                    at = to;
                 }
             }
             ends.push(hi);
             lo = hi;
+        }
+        if nodes.len() > cap {
+            for &g in &nodes {
+                mark[g as usize] = KEEP;
+            }
+            nodes.clear();
+            self.mark = mark;
+            todo.clear();
+            self.switched = todo;
+            self.scratch = Scratch { nodes, old, path, ends, level_val, parts };
+            return false;
         }
         self.stats.evaluated += nodes.len() as u64;
         for &g in &nodes {
@@ -1368,7 +1467,8 @@ impl<'a> Group<'a> {
         }
         self.mark = mark;
         // The parents of every node whose value changed look again (large
-        // evaluations in parallel; the flags keep each parent once).
+        // evaluations in parallel, some chunks at a time; the flags keep
+        // each parent once).
         if nodes.len() < PARALLEL_LEVEL {
             let mut dirty = std::mem::take(&mut self.dirty);
             for (i, (&g, &o)) in nodes.iter().zip(&old).enumerate() {
@@ -1381,33 +1481,41 @@ impl<'a> Group<'a> {
                 }
             }
             self.dirty = dirty;
+            self.bound_dirty();
         } else {
-            let this = &*self;
-            let chunks = nodes.len().div_ceil(CHUNK);
-            grow_parts(&mut parts, chunks);
-            nodes.par_chunks(CHUNK).zip(old.par_chunks(CHUNK)).zip(parts[..chunks].par_iter_mut()).for_each(
-                |((ns, os), out)| {
-                    out[FIRST].clear();
-                    out[SECOND].clear();
-                    for (i, (&g, &o)) in ns.iter().zip(os).enumerate() {
-                        this.prefetch_parents(ns, i, &this.flag, false);
-                        if this.filters_parents() {
-                            this.prefetch_parents(ns, i, &this.next, true);
+            for (ns, os) in nodes.chunks(batch).zip(old.chunks(batch)) {
+                let chunks = ns.len().div_ceil(CHUNK);
+                grow_parts(&mut parts, chunks);
+                let this = &*self;
+                ns.par_chunks(CHUNK).zip(os.par_chunks(CHUNK)).zip(parts[..chunks].par_iter_mut()).for_each(
+                    |((ns, os), out)| {
+                        out[FIRST].clear();
+                        out[SECOND].clear();
+                        for (i, (&g, &o)) in ns.iter().zip(os).enumerate() {
+                            this.prefetch_parents(ns, i, &this.flag, false);
+                            if this.filters_parents() {
+                                this.prefetch_parents(ns, i, &this.next, true);
+                            }
+                            if this.val[g as usize].to_bits() != o.to_bits() {
+                                this.changed(g as usize, o, out);
+                            }
                         }
-                        if this.val[g as usize].to_bits() != o.to_bits() {
-                            this.changed(g as usize, o, out);
+                    },
+                );
+                for [a, b] in &parts[..chunks] {
+                    for (side, part) in [(FIRST, a), (SECOND, b)] {
+                        if !self.scan[side] {
+                            self.dirty[side].extend_from_slice(part);
                         }
                     }
-                },
-            );
-            for [a, b] in &parts[..chunks] {
-                self.dirty[FIRST].extend_from_slice(a);
-                self.dirty[SECOND].extend_from_slice(b);
+                }
+                self.bound_dirty();
             }
         }
         todo.clear();
         self.switched = todo;
         self.scratch = Scratch { nodes, old, path, ends, level_val, parts };
+        true
     }
 
     /// Every live node's value, each path followed once.
@@ -1599,65 +1707,40 @@ impl<'a> Group<'a> {
         self.stats.rounds += 1;
         self.stats.one_copy_rounds += u64::from(self.play != Play::Both);
         let n = self.n;
-        let mut list = std::mem::take(&mut self.dirty[side]);
-        if self.full_passes {
-            list.clear();
-            list.extend((0..n as u32).filter(|&p| self.kind[p as usize] == LIVE && self.in_play(side, p as usize)));
-        }
         let bit = 1u8 << side;
-        for &p in &list {
-            *self.flag[p as usize].get_mut() &= !bit;
-        }
-        list.par_sort_unstable();
-        self.stats.examined += list.len() as u64;
-        // Each listed node's new choice where it changes (`SKIP`: none), then
-        // the changes applied in order.
+        let mut list = std::mem::take(&mut self.dirty[side]);
         let mut picks = std::mem::take(&mut self.picks);
-        picks.clear();
-        picks.resize(list.len(), (SKIP, NONE));
-        let this = &*self;
-        let (worst, slack) = list
-            .par_chunks(1 << 12)
-            .zip(picks.par_chunks_mut(1 << 12))
-            .map(|(ps, out)| {
-                let (mut worst, mut slack) = (0f64, 0f64);
-                let kids_val = &this.val[(1 - side) * n..(2 - side) * n];
-                for (i, (&p, pick)) in ps.iter().zip(out).enumerate() {
-                    // The children's values of a position a few places on
-                    // are fetched while this one is examined.
-                    if let Some(&q) = ps.get(i + PREFETCH_AHEAD) {
-                        this.prefetch_kids(q as usize, kids_val);
-                    }
-                    let g = side * n + p as usize;
-                    if this.kind[p as usize] != LIVE || this.mode[g] & HAS_KIDS == 0 {
-                        continue;
-                    }
-                    let (m, next, gain, short) = this.examine(side, p as usize);
-                    worst = worst.max(gain);
-                    slack = slack.max(short);
-                    if m != this.mode[g] || next != this.next[g] {
-                        *pick = (m, next);
-                    }
-                }
-                (worst, slack)
-            })
-            .reduce(|| (0.0, 0.0), |(w1, s1), (w2, s2)| (w1.max(w2), s1.max(s2)));
-        let mut count = 0;
-        for (&p, &(m, next)) in list.iter().zip(&picks) {
-            let g = side * n + p as usize;
-            if m == SKIP {
-                continue;
+        let (mut count, mut worst, mut slack) = (0, 0f64, 0f64);
+        let scanned = self.full_passes || self.scan[side];
+        // A step takes at most as many positions as a list holds.
+        let block = self.list_cap().min(n).max(1);
+        let mut pass = |this: &mut Self, block: Block| {
+            let (e, c, w, s) = this.pass_over(side, block, &mut picks);
+            this.stats.examined += e;
+            count += c;
+            worst = worst.max(w);
+            slack = slack.max(s);
+        };
+        if scanned {
+            // The positions in order, a block at a time: every live one in
+            // play (whole passes), or those whose flag is set.
+            for lo in (0..n).step_by(block) {
+                pass(self, Block::Range(lo, (lo + block).min(n)));
             }
-            if m & !CAN_STAY != self.mode[g] & !CAN_STAY || next != self.next[g] {
-                count += 1;
-                self.switched.push(g as u32);
+            self.scan[side] = false;
+            list.clear();
+        } else {
+            for &p in &list {
+                *self.flag[p as usize].get_mut() &= !bit;
             }
-            self.mode[g] = m;
-            self.next[g] = next;
+            list.par_sort_unstable();
+            for part in list.chunks(block) {
+                pass(self, Block::Listed(part));
+            }
         }
         self.picks = picks;
         if self.check_passes {
-            self.recheck(side, &list);
+            self.recheck(side, (!scanned).then_some(&list[..]));
         }
         list.clear();
         self.dirty[side] = list;
@@ -1666,9 +1749,107 @@ impl<'a> Group<'a> {
         count
     }
 
+    /// Whether an improvement pass that scans examines position `p` for
+    /// `side`: live, in play, and (but in whole passes) its flag set.
+    #[inline]
+    fn scanned(&self, side: usize, p: usize) -> bool {
+        self.kind[p] == LIVE
+            && self.in_play(side, p)
+            && (self.full_passes || self.flag[p].load(Relaxed) & (1 << side) != 0)
+    }
+
+    /// One step of an improvement pass: the positions of `block`
+    /// (ascending; a range is scanned, the positions taken lose their
+    /// flag) examined in parallel, then their switches made in order.
+    /// Returns how many were examined and switched, the largest gain and
+    /// the largest shortfall.
+    fn pass_over(&mut self, side: usize, block: Block, picks: &mut Vec<Vec<Pick>>) -> (u64, u64, f64, f64) {
+        const TASK: usize = 1 << 12;
+        let n = self.n;
+        let tasks = match block {
+            Block::Listed(ps) => ps.len(),
+            Block::Range(lo, hi) => hi - lo,
+        }
+        .div_ceil(TASK);
+        if picks.len() < tasks {
+            picks.resize_with(tasks, Vec::new);
+        }
+        let this = &*self;
+        let kids_val = &this.val[(1 - side) * n..(2 - side) * n];
+        // Each task's new choices where they change, in order.
+        let look = |p: usize, out: &mut Vec<Pick>, worst: &mut f64, slack: &mut f64| {
+            let g = side * n + p;
+            if this.kind[p] != LIVE || this.mode[g] & HAS_KIDS == 0 {
+                return;
+            }
+            let (m, next, gain, short) = this.examine(side, p);
+            *worst = worst.max(gain);
+            *slack = slack.max(short);
+            if m != this.mode[g] || next != this.next[g] {
+                out.push((p as u32, m, next));
+            }
+        };
+        let examine_list = |ps: &[u32], out: &mut Vec<Pick>| {
+            let (mut worst, mut slack) = (0f64, 0f64);
+            for (i, &p) in ps.iter().enumerate() {
+                // The children's values of a position a few places on are
+                // fetched while this one is examined.
+                if let Some(&q) = ps.get(i + PREFETCH_AHEAD) {
+                    this.prefetch_kids(q as usize, kids_val);
+                }
+                look(p as usize, out, &mut worst, &mut slack);
+            }
+            (ps.len() as u64, worst, slack)
+        };
+        let max = |(e1, w1, s1): (u64, f64, f64), (e2, w2, s2): (u64, f64, f64)| (e1 + e2, w1.max(w2), s1.max(s2));
+        let (examined, worst, slack) = match block {
+            Block::Listed(ps) => ps
+                .par_chunks(TASK)
+                .zip(picks[..tasks].par_iter_mut())
+                .map(|(ps, out)| {
+                    out.clear();
+                    examine_list(ps, out)
+                })
+                .reduce(|| (0, 0.0, 0.0), max),
+            Block::Range(lo, hi) => picks[..tasks]
+                .par_iter_mut()
+                .enumerate()
+                .map(|(k, out)| {
+                    out.clear();
+                    // The positions taken first (their flags cleared: only
+                    // this task reads or writes them now), then examined as
+                    // a list is.
+                    let from = lo + k * TASK;
+                    let mut taken = [0u32; TASK];
+                    let mut m = 0;
+                    for p in from..(from + TASK).min(hi) {
+                        if this.scanned(side, p) {
+                            let f = &this.flag[p];
+                            f.store(f.load(Relaxed) & !(1 << side), Relaxed);
+                            taken[m] = p as u32;
+                            m += 1;
+                        }
+                    }
+                    examine_list(&taken[..m], out)
+                })
+                .reduce(|| (0, 0.0, 0.0), max),
+        };
+        let mut count = 0;
+        for &(p, m, next) in picks[..tasks].iter().flatten() {
+            let g = side * n + p as usize;
+            if m & !CAN_STAY != self.mode[g] & !CAN_STAY || next != self.next[g] {
+                count += 1;
+                self.switched(g);
+            }
+            self.mode[g] = m;
+            self.next[g] = next;
+        }
+        (examined, count, worst, slack)
+    }
+
     /// Every position of `side` in play whose choice a pass over `listed`
     /// left as it was keeps it when examined again (see `check_passes`).
-    fn recheck(&mut self, side: usize, listed: &[u32]) {
+    fn recheck(&mut self, side: usize, listed: Option<&[u32]>) {
         let n = self.n;
         for p in 0..n {
             let g = side * n + p;
@@ -1679,7 +1860,7 @@ impl<'a> Group<'a> {
             assert!(
                 m & !CAN_STAY == self.mode[g] & !CAN_STAY && next == self.next[g],
                 "node {g} (listed: {}, lambda {}) would switch from {:#x}/{} to {m:#x}/{next}",
-                listed.binary_search(&(p as u32)).is_ok(),
+                listed.map_or("scanned".to_string(), |l| l.binary_search(&(p as u32)).is_ok().to_string()),
                 self.lambda,
                 self.mode[g],
                 self.next[g]
@@ -1837,7 +2018,7 @@ impl<'a> Group<'a> {
             if self.next[g] != c || self.mode[g] & both != both {
                 self.next[g] = c;
                 self.mode[g] |= both;
-                self.switched.push(g as u32);
+                self.switched(g);
                 held = true;
             }
         }
@@ -2214,16 +2395,18 @@ impl<'a> Group<'a> {
                 break;
             }
         }
-        // The progress ranks and the bound on the rounding error, side by
-        // side (the bound follows the strategies' paths one at a time), in
-        // the room of what only the iteration needed.
+        // The bound on the rounding error, in the room of what only the
+        // iteration needed; then the progress ranks, in the room of the
+        // strategies and the marks as well (the ranking reads the values
+        // and the children alone).
         self.release_iteration();
         let t = std::time::Instant::now();
         let mut mark = std::mem::take(&mut self.mark);
-        let (ranked, arithmetic) = rayon::join(|| self.rank_progress(), || self.arithmetic_bound(&mut mark));
-        self.mark = mark;
+        self.stats.arithmetic = self.arithmetic_bound(&mut mark);
+        drop(mark);
+        self.next = Vec::new();
+        let ranked = self.rank_progress();
         self.keep_ranks(ranked);
-        self.stats.arithmetic = arithmetic;
         let n = self.n;
         if trace {
             eprintln!("ranks and rounding bound {:.2} s", t.elapsed().as_secs_f64());
