@@ -764,3 +764,40 @@ fn a_solve_fits_the_memory_its_plan_gives() {
         fs::remove_dir_all(&tight_dir).unwrap();
     }
 }
+
+/// With its children generated, a group's solve lets the tables in memory
+/// go while each mill level is iterated and reads its successors' values
+/// again for the next level's exits (from the database; a solve in memory
+/// keeps them): the same files as a solve with its children in lists,
+/// which keeps the tables throughout.
+#[test]
+fn generated_children_let_the_tables_go_between_mill_levels() {
+    use solver::merels::strategy::Moves;
+    let rules = Rules::new(BoardKind::Six, Dice::Schaedler);
+    let (kept_dir, gone_dir) = (temp("tables-kept"), temp("tables-gone"));
+    let solve = |dir: &Path, moves| {
+        Solution::solve_with(rules, &SolveOptions { keep_all: false, moves: Some(moves), ..opts(dir) }, &Silent)
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    assert_eq!(solve(&kept_dir, Moves::Stored).rereads, 0);
+    let gone = solve(&gone_dir, Moves::Generated);
+    assert!(gone.complete());
+    assert!(gone.rereads > 0, "the tables were never let go");
+    let in_memory = SolveOptions { max_men: Some(8), moves: Some(Moves::Generated), ..SolveOptions::default() };
+    assert_eq!(Solution::solve_with(rules, &in_memory, &Silent).unwrap().rereads, 0);
+    let files = |dir: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<_> = fs::read_dir(Db::new(dir, rules).dir())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "sec"))
+            .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), fs::read(&p).unwrap()))
+            .collect();
+        v.sort();
+        v
+    };
+    let (a, b) = (files(&gone_dir), files(&kept_dir));
+    assert!(!a.is_empty());
+    assert!(a == b, "letting the tables go changed the files");
+    fs::remove_dir_all(&kept_dir).unwrap();
+    fs::remove_dir_all(&gone_dir).unwrap();
+}

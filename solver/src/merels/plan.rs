@@ -65,12 +65,45 @@ pub fn working_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
 /// How a solve allowed `limit` bytes has the in-group children and parents
 /// of a group under chance (`--children auto`): in lists where the group
 /// fits with them, else generated where it fits so; and the memory it
-/// needs then, beside the `reads` bytes of tables it reads.
+/// needs then, with the `reads` bytes of tables it reads
+/// ([`solve_memory`], from a database).
 pub fn moves_within(rules: &Rules, ix: &[Indexer], reads: u64, limit: u64) -> (Moves, u64) {
-    let stored = working_memory(rules, ix, Moves::Stored) + reads;
-    let generated = working_memory(rules, ix, Moves::Generated) + reads;
+    let stored = solve_memory(rules, ix, Moves::Stored, reads, true);
+    let generated = solve_memory(rules, ix, Moves::Generated, reads, true);
     if stored > limit && generated < stored { (Moves::Generated, generated) } else { (Moves::Stored, stored) }
 }
+
+/// The memory of a group's solve with `tables` bytes of tables in memory
+/// as it begins (those it reads among them). Where its children are
+/// generated under chance and the tables can be read again (`rereads`:
+/// from a database), they are let go while each mill level is iterated
+/// (`strategy::Successors`): the need is the larger of a level's build
+/// with them and its iteration without them.
+pub fn solve_memory(rules: &Rules, ix: &[Indexer], moves: Moves, tables: u64, rereads: bool) -> u64 {
+    let working = working_memory(rules, ix, moves);
+    match build_memory(rules, ix) {
+        Some(build) if moves == Moves::Generated && rereads => (build + tables).max(working),
+        _ => working + tables,
+    }
+}
+
+/// Under chance where play cycles, the bytes a mill level's build holds
+/// with its children generated (the group's arrays, the level's arrays
+/// held throughout and the record of each position as built; see
+/// `arrays_memory`), with [`FIXED_MEMORY`]; `None` for other groups.
+fn build_memory(rules: &Rules, ix: &[Indexer]) -> Option<u64> {
+    let group: Vec<Sector> = ix.iter().map(|x| x.sector()).collect();
+    let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
+    (cyclic && Kind::of(rules, group[0]) == Kind::Chance).then(|| {
+        let indices: u64 = ix.iter().map(|x| x.size()).sum();
+        let part = (indices as f64 * strategy::largest_level_share(rules, ix)).ceil() as u64;
+        FIXED_MEMORY + 8 * indices + part * (HELD + 16)
+    })
+}
+
+/// Bytes per position of a mill level's arrays held throughout its solve
+/// (see `arrays_memory`).
+const HELD: u64 = 4 + 1 + 4 + 4 + 1 + 2 * (8 + 4 + 1 + 1);
 
 /// The memory of a group's solve that does not grow with the group: the
 /// buffers of its threads and the small structures of fixed size (tens of
@@ -109,10 +142,9 @@ fn arrays_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
         // every group of six and of nine up to 7 men to (up to 21 used).
         (true, Kind::Chance) => {
             let part = (indices as f64 * strategy::largest_level_share(rules, ix)).ceil() as u64;
-            let held = 4 + 1 + 4 + 4 + 1 + 2 * (8 + 4 + 1 + 1);
             let per_position = match moves {
-                Moves::Stored => held + 4 + 4 + 8 * children_estimate(rules, &group) + 8 + 12 + 16 + 2 * (4 + 8),
-                Moves::Generated => held + 24,
+                Moves::Stored => HELD + 4 + 4 + 8 * children_estimate(rules, &group) + 8 + 12 + 16 + 2 * (4 + 8),
+                Moves::Generated => HELD + 24,
             };
             return 8 * indices + part * per_position;
         }

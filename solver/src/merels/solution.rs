@@ -203,6 +203,9 @@ pub struct Solution {
     summaries: FxHashMap<Sector, Summary>,
     /// The most bytes of tables held at once, each group's own included.
     pub tables_peak: u64,
+    /// How many times the tables a group reads were read again after they
+    /// were let go while a mill level was iterated.
+    pub rereads: u64,
 }
 
 impl Solution {
@@ -225,6 +228,7 @@ impl Solution {
             db,
             summaries: FxHashMap::default(),
             tables_peak: 0,
+            rereads: 0,
         };
         let todo: Vec<Vec<Sector>> =
             order.into_iter().filter(|g| opts.max_men.is_none_or(|m| g.iter().all(|s| s.men() <= m))).collect();
@@ -312,17 +316,17 @@ impl Solution {
                 }
                 sol.tables_peak = sol.tables_peak.max(sol.tables_bytes());
                 let mut moves = opts.moves.unwrap_or_default();
-                let mut need = sol.memory_estimate(&group, moves);
+                let mut need = sol.memory_estimate(&group, moves, opts);
                 if need > opts.memory_limit && !opts.keep_all && sol.db.is_some() {
                     // Tables kept for later groups are read again from the
                     // database when those groups come.
                     let reads = plan::group_reads(&rules, &group);
                     sol.known.tables.retain(|s, _| reads.contains(s));
                     sol.values_only();
-                    need = sol.memory_estimate(&group, moves);
+                    need = sol.memory_estimate(&group, moves, opts);
                 }
                 if need > opts.memory_limit && opts.moves.is_none() {
-                    let generated = sol.memory_estimate(&group, Moves::Generated);
+                    let generated = sol.memory_estimate(&group, Moves::Generated, opts);
                     if generated < need {
                         obs.note(&format!(
                             "group {}: in-group children and parents generated, not stored, to fit the memory \
@@ -344,7 +348,11 @@ impl Solution {
                     });
                 }
                 let t0 = Instant::now();
-                let tables = sol.solve_group(&group, &SolveOptions { moves: Some(moves), ..opts.clone() }, obs);
+                let tables = if sol.lets_go(&group, moves, opts) {
+                    sol.solve_letting_go(&group, moves, obs)?
+                } else {
+                    sol.solve_group(&group, &SolveOptions { moves: Some(moves), ..opts.clone() }, obs)
+                };
                 let seconds = t0.elapsed().as_secs_f64() / tables.len() as f64;
                 for mut t in tables {
                     t.meta.seconds = seconds;
@@ -377,11 +385,46 @@ impl Solution {
         sectors.iter().map(|&s| Indexer::new(self.board_tables.clone(), s).size()).sum()
     }
 
-    /// Bytes a group's solve needs: its working arrays and the tables of
-    /// its successors in memory.
-    pub fn memory_estimate(&self, group: &[Sector], moves: Moves) -> u64 {
+    /// Bytes a group's solve needs: its working arrays and the tables in
+    /// memory (those of its successors among them), which a solve with the
+    /// children generated lets go while it iterates ([`plan::solve_memory`]).
+    pub fn memory_estimate(&self, group: &[Sector], moves: Moves, opts: &SolveOptions) -> u64 {
         let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s)).collect();
-        plan::working_memory(&self.rules, &ix, moves) + self.tables_bytes()
+        plan::solve_memory(&self.rules, &ix, moves, self.tables_bytes(), self.rereads_tables(opts))
+    }
+
+    /// Whether the tables in memory can be let go during a solve and read
+    /// again: all are in the database, and none must stay.
+    fn rereads_tables(&self, opts: &SolveOptions) -> bool {
+        self.db.is_some() && !opts.keep_all
+    }
+
+    /// Whether the solve of `group` lets the tables go while it iterates:
+    /// a group under chance where play cycles, its children generated (to
+    /// fit the memory), the tables in the database.
+    fn lets_go(&self, group: &[Sector], moves: Moves, opts: &SolveOptions) -> bool {
+        let cyclic = group.len() > 1 || successors(&self.rules, group[0]).contains(&group[0]);
+        cyclic
+            && Kind::of(&self.rules, group[0]) == Kind::Chance
+            && moves == Moves::Generated
+            && self.rereads_tables(opts)
+    }
+
+    /// Solves a group under chance with its children generated, the tables
+    /// in memory let go while each mill level is iterated and its
+    /// successors' values read again for the next level's exits.
+    fn solve_letting_go(
+        &mut self,
+        group: &[Sector],
+        moves: Moves,
+        obs: &dyn Observer,
+    ) -> Result<Vec<Table>, SolveError> {
+        let rules = self.rules;
+        let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s)).collect();
+        let error = self.successor_error(group);
+        let reads = group.iter().flat_map(|&s| successors(&rules, s)).filter(|c| !group.contains(c)).collect();
+        let mut succ = Rereads { sol: self, reads, gone: false };
+        Ok(strategy::solve(&rules, &mut succ, ix, error, moves, obs)?.0)
     }
 
     /// Bytes of the tables in memory.
@@ -550,7 +593,9 @@ impl Solution {
         match (cyclic, Kind::of(rules, group[0])) {
             (true, Kind::Chance) => {
                 let error = self.successor_error(group);
-                strategy::solve(rules, &self.known, ix, error, opts.moves.unwrap_or_default(), obs).0
+                let Ok((tables, _)) =
+                    strategy::solve(rules, &mut &self.known, ix, error, opts.moves.unwrap_or_default(), obs);
+                tables
             }
             (true, _) => retrograde(rules, &self.known, ix, obs, self.checkpoint(group, opts).as_ref())
                 .expect("only a checkpoint asked to stop stops"),
@@ -588,6 +633,35 @@ impl Solution {
 
     pub fn database(&self) -> Option<&Db> {
         self.db.as_ref()
+    }
+}
+
+/// The tables a group's solve reads, let go while each of its mill levels
+/// is iterated (with every other table in memory: all are in the database)
+/// and read again, values alone, for the next level's exits.
+struct Rereads<'s> {
+    sol: &'s mut Solution,
+    reads: Vec<Sector>,
+    gone: bool,
+}
+
+impl strategy::Successors for Rereads<'_> {
+    type Error = SolveError;
+
+    fn known(&mut self) -> Result<&Known, SolveError> {
+        if self.gone {
+            for &s in &self.reads {
+                self.sol.ensure_values(s)?;
+            }
+            self.sol.rereads += 1;
+            self.gone = false;
+        }
+        Ok(&self.sol.known)
+    }
+
+    fn let_go(&mut self) {
+        self.sol.known.tables.clear();
+        self.gone = true;
     }
 }
 

@@ -2585,22 +2585,43 @@ pub fn largest_level_share(rules: &Rules, ix: &[Indexer]) -> f64 {
     if step == 1 { p } else { (p + 3.0 * (p * (1.0 - p) / taken as f64).sqrt()).min(1.0) }
 }
 
+/// Where the solve of a group finds the tables of the sectors its moves
+/// lead out to: only a level's exits read them, so they may be let go while
+/// the level is iterated and read again for the next level's exits.
+pub trait Successors {
+    type Error;
+    /// The tables, in memory (read again if they were let go).
+    fn known(&mut self) -> Result<&Known, Self::Error>;
+    /// Lets the tables go until [`Successors::known`] is called again
+    /// (nothing: they stay).
+    fn let_go(&mut self) {}
+}
+
+/// Tables that stay in memory.
+impl Successors for &Known {
+    type Error = std::convert::Infallible;
+    fn known(&mut self) -> Result<&Known, Self::Error> {
+        Ok(self)
+    }
+}
+
 /// Solves one movement group under chance a mill level at a time, lowest
 /// first: play never climbs from one level to a higher one, so each level is
 /// a game of its own whose exits lead out of the group or into the levels
 /// below, already solved. Only one level's working arrays are in memory at
-/// once; the progress ranks of each level are raised above the lower
-/// levels', so that they fall along play through the whole group. Returns
-/// the group's tables (as [`Group::run`], to within the rounding of the
-/// exact evaluations) and the effort of all levels.
-pub fn solve(
+/// once, and the successors' tables only while its exits are built; the
+/// progress ranks of each level are raised above the lower levels', so that
+/// they fall along play through the whole group. Returns the group's tables
+/// (as [`Group::run`], to within the rounding of the exact evaluations) and
+/// the effort of all levels, or the error of reading the successors again.
+pub fn solve<S: Successors>(
     rules: &Rules,
-    known: &Known,
+    succ: &mut S,
     ix: Vec<Indexer>,
     succ_error: f64,
     moves: Moves,
     obs: &dyn Observer,
-) -> (Vec<Table>, Stats) {
+) -> Result<(Vec<Table>, Stats), S::Error> {
     let base = bases(&ix);
     let all = *base.last().expect("base") as usize;
     assert!(all < NONE as usize, "a group of {all} positions is too big for 32-bit ids");
@@ -2626,7 +2647,9 @@ pub fn solve(
             continue;
         }
         let t = std::time::Instant::now();
-        let part = Group::part(rules, known, ix.clone(), ids, &out.codes, moves, obs).solve(error, obs);
+        let group = Group::part(rules, succ.known()?, ix.clone(), ids, &out.codes, moves, obs);
+        succ.let_go();
+        let part = group.solve(error, obs);
         let solved = t.elapsed().as_secs_f64();
         out.keep(&part, offset);
         if std::env::var_os("LUDUS_TRACE").is_some() {
@@ -2639,7 +2662,7 @@ pub fn solve(
         stats.absorb(&part.stats);
     }
     stats.max_rank = offset;
-    (out.tables(ix, &stats, error), stats)
+    Ok((out.tables(ix, &stats, error), stats))
 }
 
 /// Progress ranks: the positions ranked (by id, ascending) and each one's
