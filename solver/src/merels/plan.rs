@@ -93,12 +93,18 @@ pub fn solve_memory(rules: &Rules, ix: &[Indexer], moves: Moves, tables: u64, re
 /// `arrays_memory`), with [`FIXED_MEMORY`]; `None` for other groups.
 fn build_memory(rules: &Rules, ix: &[Indexer]) -> Option<u64> {
     let group: Vec<Sector> = ix.iter().map(|x| x.sector()).collect();
-    let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
-    (cyclic && Kind::of(rules, group[0]) == Kind::Chance).then(|| {
+    (cyclic(rules, &group) && Kind::of(rules, group[0]) == Kind::Chance).then(|| {
         let indices: u64 = ix.iter().map(|x| x.size()).sum();
         let part = (indices as f64 * strategy::largest_level_share(rules, ix)).ceil() as u64;
         FIXED_MEMORY + 8 * indices + part * (HELD + 16)
     })
+}
+
+/// Whether play cycles inside `group` (two sectors, or one that leads to
+/// itself): its solve works on the group at once, not a sector after its
+/// successors.
+pub fn cyclic(rules: &Rules, group: &[Sector]) -> bool {
+    group.len() > 1 || successors(rules, group[0]).contains(&group[0])
 }
 
 /// Bytes per position of a mill level's arrays held throughout its solve
@@ -114,8 +120,7 @@ pub const FIXED_MEMORY: u64 = 1 << 20;
 fn arrays_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
     let group: Vec<Sector> = ix.iter().map(|x| x.sector()).collect();
     let indices: u64 = ix.iter().map(|x| x.size()).sum();
-    let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
-    let per_index = match (cyclic, Kind::of(rules, group[0])) {
+    let per_index = match (cyclic(rules, &group), Kind::of(rules, group[0])) {
         // The group's codes, progress ranks and mill levels, and the place of
         // a level's positions among them (8 per index); then one mill level
         // at a time (`strategy::solve`), per position: its index, kind, two
@@ -295,7 +300,6 @@ pub fn plan_within(rules: &Rules, max_men: Option<u8>, limit: u64) -> Vec<Planne
             let read_bytes: u64 = reads.iter().map(|&s| read_memory(rules, &tables, s)).sum();
             let ix: Vec<Indexer> = group.iter().map(|&s| indexer(s)).collect();
             let (moves, memory) = moves_within(rules, &ix, read_bytes, limit);
-            let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
             let mut needs: Vec<String> = reads.iter().map(|&s| group_key(s)).collect();
             needs.sort();
             needs.dedup();
@@ -307,7 +311,7 @@ pub fn plan_within(rules: &Rules, max_men: Option<u8>, limit: u64) -> Vec<Planne
                 reads: reads.iter().map(|s| file_name(*s)).collect(),
                 indices,
                 memory,
-                children: (cyclic && Kind::of(rules, group[0]) == Kind::Chance).then_some(moves),
+                children: (cyclic(rules, group) && Kind::of(rules, group[0]) == Kind::Chance).then_some(moves),
                 verify_memory: verify_memory(group).unwrap_or(0),
             }
         })

@@ -403,8 +403,7 @@ impl Solution {
     /// a group under chance where play cycles, its children generated (to
     /// fit the memory), the tables in the database.
     fn lets_go(&self, group: &[Sector], moves: Moves, opts: &SolveOptions) -> bool {
-        let cyclic = group.len() > 1 || successors(&self.rules, group[0]).contains(&group[0]);
-        cyclic
+        plan::cyclic(&self.rules, group)
             && Kind::of(&self.rules, group[0]) == Kind::Chance
             && moves == Moves::Generated
             && self.rereads_tables(opts)
@@ -589,8 +588,7 @@ impl Solution {
     pub fn solve_group(&self, group: &[Sector], opts: &SolveOptions, obs: &dyn Observer) -> Vec<Table> {
         let rules = &self.rules;
         let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s)).collect();
-        let cyclic = group.len() > 1 || successors(rules, group[0]).contains(&group[0]);
-        match (cyclic, Kind::of(rules, group[0])) {
+        match (plan::cyclic(rules, group), Kind::of(rules, group[0])) {
             (true, Kind::Chance) => {
                 let error = self.successor_error(group);
                 let Ok((tables, _)) =
