@@ -17,6 +17,19 @@ fn temp(name: &str) -> PathBuf {
     d
 }
 
+/// The sector files of `rules` in the database at `dir`, by name, with
+/// their bytes.
+fn sector_files(dir: &Path, rules: Rules) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = fs::read_dir(Db::new(dir, rules).dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "sec"))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), fs::read(&p).unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
 #[derive(Default)]
 struct Notes(Mutex<Vec<String>>);
 impl Observer for Notes {
@@ -746,18 +759,7 @@ fn a_solve_fits_the_memory_its_plan_gives() {
         assert!(tight.complete());
         let notes = notes.0.into_inner().unwrap();
         assert!(notes.is_empty(), "{dice}: as the plan says, within {limit} bytes: {notes:?}");
-        let files = |dir: &Path| -> Vec<(String, Vec<u8>)> {
-            let sub = solver::merels::db::Db::new(dir, rules).dir().to_path_buf();
-            let mut v: Vec<_> = fs::read_dir(&sub)
-                .unwrap()
-                .map(|e| e.unwrap().path())
-                .filter(|p| p.extension().is_some_and(|x| x == "sec"))
-                .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), fs::read(&p).unwrap()))
-                .collect();
-            v.sort();
-            v
-        };
-        let (a, b) = (files(&tight_dir), files(&roomy_dir));
+        let (a, b) = (sector_files(&tight_dir, rules), sector_files(&roomy_dir, rules));
         assert!(!a.is_empty());
         assert!(a == b, "{dice}: the limited solve wrote other files");
         fs::remove_dir_all(&roomy_dir).unwrap();
@@ -785,17 +787,7 @@ fn generated_children_let_the_tables_go_between_mill_levels() {
     assert!(gone.rereads > 0, "the tables were never let go");
     let in_memory = SolveOptions { max_men: Some(8), moves: Some(Moves::Generated), ..SolveOptions::default() };
     assert_eq!(Solution::solve_with(rules, &in_memory, &Silent).unwrap().rereads, 0);
-    let files = |dir: &Path| -> Vec<(String, Vec<u8>)> {
-        let mut v: Vec<_> = fs::read_dir(Db::new(dir, rules).dir())
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "sec"))
-            .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), fs::read(&p).unwrap()))
-            .collect();
-        v.sort();
-        v
-    };
-    let (a, b) = (files(&gone_dir), files(&kept_dir));
+    let (a, b) = (sector_files(&gone_dir, rules), sector_files(&kept_dir, rules));
     assert!(!a.is_empty());
     assert!(a == b, "letting the tables go changed the files");
     fs::remove_dir_all(&kept_dir).unwrap();
