@@ -39,8 +39,11 @@ pub struct PlannedGroup {
     pub reads: Vec<String>,
     /// Indices of its sectors (positions and unused indices).
     pub indices: u64,
-    /// Bytes of memory its solve needs (working arrays and the tables it
-    /// reads).
+    /// Bytes of memory its solve needs: working arrays and the tables it
+    /// reads (under chance with the children generated, the larger of a
+    /// mill level's build with those tables and its iteration without
+    /// them, as a solve from a database that keeps no table for later
+    /// groups has it: `ludus merels solve --board nine`).
     pub memory: u64,
     /// Under chance, where play cycles: how the solve has the in-group
     /// children and parents within the plan's memory limit (`stored` in

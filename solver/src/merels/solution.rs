@@ -650,6 +650,10 @@ impl strategy::Successors for Rereads<'_> {
         if self.gone {
             for &s in &self.reads {
                 self.sol.ensure_values(s)?;
+                if s.is_stored() && self.sol.known.table(s).is_none() {
+                    // Its file vanished since the group began.
+                    return Err(SolveError::Read { sector: s.key(), error: DbError::Missing });
+                }
             }
             self.sol.rereads += 1;
             self.gone = false;

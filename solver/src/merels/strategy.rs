@@ -226,10 +226,11 @@ const LIST_FLOOR: usize = PARALLEL_LEVEL;
 /// hold at most where they are bounded.
 const LIST_SHARE: u32 = 3;
 
-/// Where the lists are bounded, a partial evaluation takes at most this
-/// share of their bound (as a shift) of nodes at a time, in the backward
-/// search and for the parents of the changed values, before what they
-/// found is gathered (and the bound checked).
+/// Where the lists are bounded, a partial evaluation takes about this share
+/// of their bound (as a shift; at least `PARALLEL_LEVEL`) of nodes at a
+/// time, in the backward search and for the parents of the changed values,
+/// before what they found is gathered and the bound checked: the lists may
+/// pass the bound by what one such batch finds before they are given up.
 const BATCH_SHARE: u32 = 2;
 
 /// How many positions ahead an improvement pass, the warm start and the
@@ -398,9 +399,9 @@ pub struct Group<'a> {
     whole: bool,
     /// Per side, the positions the next improvement pass examines (a child's
     /// value changed since it last looked), with a flag per position and side
-    /// (set from many threads); where `scan` is set, every position whose
-    /// flag is set (the list grew past its bound, or every position is to
-    /// be examined), in the same order as the list sorted.
+    /// (set from many threads); where `scan` is set, every live position in
+    /// play whose flag is set (the list grew past its bound, or every
+    /// position is to be examined), in the same order as the list sorted.
     dirty: [Vec<u32>; 2],
     scan: [bool; 2],
     flag: Vec<AtomicU8>,
@@ -413,8 +414,9 @@ pub struct Group<'a> {
     picks: Vec<Vec<Pick>>,
     /// Every round whole, as before rounds were made partial.
     full_passes: bool,
-    /// The most entries of a partial round's list (0: the share of the
-    /// group's positions `LIST_SHARE` gives).
+    /// The most entries of a partial round's list (0: as `Group::list_cap`
+    /// says, a share of the positions where the children are generated, no
+    /// bound where they are stored).
     list_cap: usize,
     /// Every pass followed by a whole re-examination (`check_passes`).
     check_passes: bool,
@@ -1347,8 +1349,9 @@ impl<'a> Group<'a> {
     /// whose path runs through a switched node can change (the others keep
     /// their path, hence their value), and each node whose value changed
     /// sends its parents to the next pass of the other side. Returns
-    /// `false`, with nothing changed, where those nodes are more than the
-    /// lists' bound (the whole evaluation is then the one to make).
+    /// `false`, with no value, choice or list of the next passes changed
+    /// (the switched nodes are forgotten), where those nodes are more than
+    /// the lists' bound: the whole evaluation is then the one to make.
     fn evaluate_switched(&mut self) -> bool {
         let cap = self.list_cap();
         let batch = (cap >> BATCH_SHARE).max(PARALLEL_LEVEL);
@@ -2609,9 +2612,9 @@ impl Successors for &Known {
 /// first: play never climbs from one level to a higher one, so each level is
 /// a game of its own whose exits lead out of the group or into the levels
 /// below, already solved. Only one level's working arrays are in memory at
-/// once, and the successors' tables only while its exits are built; the
-/// progress ranks of each level are raised above the lower levels', so that
-/// they fall along play through the whole group. Returns the group's tables
+/// once, and the successors' tables only while its exits are built where
+/// `succ` lets them go; the progress ranks of each level are raised above
+/// the lower levels', so that they fall along play through the whole group. Returns the group's tables
 /// (as [`Group::run`], to within the rounding of the exact evaluations) and
 /// the effort of all levels, or the error of reading the successors again.
 pub fn solve<S: Successors>(
