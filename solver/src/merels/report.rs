@@ -7,7 +7,8 @@ use serde::Serialize;
 
 use super::markov::{ChainResult, Policy, layered_chances, leader_chances};
 use super::observer::Observer;
-use super::sector::{Sector, successors};
+use super::plan;
+use super::sector::Sector;
 use super::solution::{Solution, SolveError};
 use super::table::{Eval, Kind};
 use super::value::{Value, reduced};
@@ -183,8 +184,8 @@ fn throw_name(t: Throw) -> Option<&'static str> {
 
 fn method(sol: &Solution, s: Sector) -> &'static str {
     let rules = &sol.rules;
-    let group = sol.order().iter().find(|g| g.contains(&s)).map_or(1, |g| g.len());
-    let cyclic = group > 1 || successors(rules, s).contains(&s);
+    let group = sol.order().iter().find(|g| g.contains(&s));
+    let cyclic = plan::cyclic(rules, group.map_or(std::slice::from_ref(&s), |g| g));
     match (cyclic, Kind::of(rules, s)) {
         (true, Kind::Chance) => "strategy iteration",
         (true, _) => "retrograde",

@@ -1411,114 +1411,112 @@ impl<'a> Group<'a> {
             ends.push(hi);
             lo = hi;
         }
-        if nodes.len() > cap {
+        let fits = nodes.len() <= cap;
+        if !fits {
             for &g in &nodes {
                 mark[g as usize] = KEEP;
             }
             nodes.clear();
             self.mark = mark;
-            todo.clear();
-            self.switched = todo;
-            self.scratch = Scratch { nodes, old, path, ends, level_val, parts };
-            return false;
-        }
-        self.stats.evaluated += nodes.len() as u64;
-        for &g in &nodes {
-            mark[g as usize] = TO_DO;
-        }
-        old.clear();
-        old.extend(nodes.iter().map(|&g| self.val[g as usize]));
-        let mut val = std::mem::take(&mut self.val);
-        // The switched nodes along their paths and around the cycles they
-        // close; then a level at a time, each node from its successor, which
-        // is in the level before (large levels in parallel).
-        let seeds = ends.first().copied().unwrap_or(0);
-        for &s in &nodes[..seeds] {
-            if mark[s as usize] == TO_DO {
-                self.follow(s as usize, &mut mark, &mut val, &mut path, &Evaluation);
-            }
-        }
-        let step = |g: usize, val: &[f64]| {
-            let (a, b) = self.coef(g);
-            a - self.stay(b) * val[self.succ(g)]
-        };
-        for w in ends.windows(2) {
-            let level = &nodes[w[0]..w[1]];
-            if level.len() < PARALLEL_LEVEL {
-                for &g in level {
-                    let g = g as usize;
-                    if mark[g] == TO_DO {
-                        val[g] = step(g, &val);
-                        mark[g] = DONE;
-                    }
-                }
-            } else {
-                level_val.clear();
-                level_val.par_extend(level.par_iter().map(|&g| {
-                    let g = g as usize;
-                    if mark[g] == TO_DO { step(g, &val) } else { val[g] }
-                }));
-                for (&g, &v) in level.iter().zip(&level_val) {
-                    val[g as usize] = v;
-                    mark[g as usize] = DONE;
-                }
-            }
-        }
-        self.val = val;
-        for &g in &nodes {
-            mark[g as usize] = KEEP;
-        }
-        self.mark = mark;
-        // The parents of every node whose value changed look again (large
-        // evaluations in parallel, some chunks at a time; the flags keep
-        // each parent once).
-        if nodes.len() < PARALLEL_LEVEL {
-            let mut dirty = std::mem::take(&mut self.dirty);
-            for (i, (&g, &o)) in nodes.iter().zip(&old).enumerate() {
-                self.prefetch_parents(&nodes, i, &self.flag, false);
-                if self.filters_parents() {
-                    self.prefetch_parents(&nodes, i, &self.next, true);
-                }
-                if self.val[g as usize].to_bits() != o.to_bits() {
-                    self.changed(g as usize, o, &mut dirty);
-                }
-            }
-            self.dirty = dirty;
-            self.bound_dirty();
         } else {
-            for (ns, os) in nodes.chunks(batch).zip(old.chunks(batch)) {
-                let chunks = ns.len().div_ceil(CHUNK);
-                grow_parts(&mut parts, chunks);
-                let this = &*self;
-                ns.par_chunks(CHUNK).zip(os.par_chunks(CHUNK)).zip(parts[..chunks].par_iter_mut()).for_each(
-                    |((ns, os), out)| {
-                        out[FIRST].clear();
-                        out[SECOND].clear();
-                        for (i, (&g, &o)) in ns.iter().zip(os).enumerate() {
-                            this.prefetch_parents(ns, i, &this.flag, false);
-                            if this.filters_parents() {
-                                this.prefetch_parents(ns, i, &this.next, true);
-                            }
-                            if this.val[g as usize].to_bits() != o.to_bits() {
-                                this.changed(g as usize, o, out);
-                            }
-                        }
-                    },
-                );
-                for [a, b] in &parts[..chunks] {
-                    for (side, part) in [(FIRST, a), (SECOND, b)] {
-                        if !self.scan[side] {
-                            self.dirty[side].extend_from_slice(part);
+            self.stats.evaluated += nodes.len() as u64;
+            for &g in &nodes {
+                mark[g as usize] = TO_DO;
+            }
+            old.clear();
+            old.extend(nodes.iter().map(|&g| self.val[g as usize]));
+            let mut val = std::mem::take(&mut self.val);
+            // The switched nodes along their paths and around the cycles they
+            // close; then a level at a time, each node from its successor, which
+            // is in the level before (large levels in parallel).
+            let seeds = ends.first().copied().unwrap_or(0);
+            for &s in &nodes[..seeds] {
+                if mark[s as usize] == TO_DO {
+                    self.follow(s as usize, &mut mark, &mut val, &mut path, &Evaluation);
+                }
+            }
+            let step = |g: usize, val: &[f64]| {
+                let (a, b) = self.coef(g);
+                a - self.stay(b) * val[self.succ(g)]
+            };
+            for w in ends.windows(2) {
+                let level = &nodes[w[0]..w[1]];
+                if level.len() < PARALLEL_LEVEL {
+                    for &g in level {
+                        let g = g as usize;
+                        if mark[g] == TO_DO {
+                            val[g] = step(g, &val);
+                            mark[g] = DONE;
                         }
                     }
+                } else {
+                    level_val.clear();
+                    level_val.par_extend(level.par_iter().map(|&g| {
+                        let g = g as usize;
+                        if mark[g] == TO_DO { step(g, &val) } else { val[g] }
+                    }));
+                    for (&g, &v) in level.iter().zip(&level_val) {
+                        val[g as usize] = v;
+                        mark[g as usize] = DONE;
+                    }
                 }
+            }
+            self.val = val;
+            for &g in &nodes {
+                mark[g as usize] = KEEP;
+            }
+            self.mark = mark;
+            // The parents of every node whose value changed look again (large
+            // evaluations in parallel, some chunks at a time; the flags keep
+            // each parent once).
+            if nodes.len() < PARALLEL_LEVEL {
+                let mut dirty = std::mem::take(&mut self.dirty);
+                for (i, (&g, &o)) in nodes.iter().zip(&old).enumerate() {
+                    self.prefetch_parents(&nodes, i, &self.flag, false);
+                    if self.filters_parents() {
+                        self.prefetch_parents(&nodes, i, &self.next, true);
+                    }
+                    if self.val[g as usize].to_bits() != o.to_bits() {
+                        self.changed(g as usize, o, &mut dirty);
+                    }
+                }
+                self.dirty = dirty;
                 self.bound_dirty();
+            } else {
+                for (ns, os) in nodes.chunks(batch).zip(old.chunks(batch)) {
+                    let chunks = ns.len().div_ceil(CHUNK);
+                    grow_parts(&mut parts, chunks);
+                    let this = &*self;
+                    ns.par_chunks(CHUNK).zip(os.par_chunks(CHUNK)).zip(parts[..chunks].par_iter_mut()).for_each(
+                        |((ns, os), out)| {
+                            out[FIRST].clear();
+                            out[SECOND].clear();
+                            for (i, (&g, &o)) in ns.iter().zip(os).enumerate() {
+                                this.prefetch_parents(ns, i, &this.flag, false);
+                                if this.filters_parents() {
+                                    this.prefetch_parents(ns, i, &this.next, true);
+                                }
+                                if this.val[g as usize].to_bits() != o.to_bits() {
+                                    this.changed(g as usize, o, out);
+                                }
+                            }
+                        },
+                    );
+                    for [a, b] in &parts[..chunks] {
+                        for (side, part) in [(FIRST, a), (SECOND, b)] {
+                            if !self.scan[side] {
+                                self.dirty[side].extend_from_slice(part);
+                            }
+                        }
+                    }
+                    self.bound_dirty();
+                }
             }
         }
         todo.clear();
         self.switched = todo;
         self.scratch = Scratch { nodes, old, path, ends, level_val, parts };
-        true
+        fits
     }
 
     /// Every live node's value, each path followed once.
@@ -1731,7 +1729,6 @@ impl<'a> Group<'a> {
                 pass(self, Block::Range(lo, (lo + block).min(n)));
             }
             self.scan[side] = false;
-            list.clear();
         } else {
             for &p in &list {
                 *self.flag[p as usize].get_mut() &= !bit;
