@@ -107,8 +107,8 @@ fn passes(c: &mut Criterion) {
             g.bench_function("strategy iteration: progress ranks", |b| {
                 b.iter_batched(evaluated, |mut it| it.ranks(), BatchSize::PerIteration)
             });
-            g.bench_function("strategy iteration: largest mill level (sampled)", |b| {
-                b.iter(|| strategy::largest_level_share(&rules, &ix))
+            g.bench_function("strategy iteration: mill levels' shares (sampled)", |b| {
+                b.iter(|| strategy::level_shares(&rules, &ix))
             });
             // The whole group as the solver takes it (a mill level at a
             // time), and at once.

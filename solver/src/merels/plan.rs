@@ -96,11 +96,8 @@ pub fn solve_memory(rules: &Rules, ix: &[Indexer], moves: Moves, tables: u64, re
 /// `arrays_memory`), with [`FIXED_MEMORY`]; `None` for other groups.
 fn build_memory(rules: &Rules, ix: &[Indexer]) -> Option<u64> {
     let group: Vec<Sector> = ix.iter().map(|x| x.sector()).collect();
-    (cyclic(rules, &group) && Kind::of(rules, group[0]) == Kind::Chance).then(|| {
-        let indices: u64 = ix.iter().map(|x| x.size()).sum();
-        let part = (indices as f64 * strategy::largest_level_share(rules, ix)).ceil() as u64;
-        FIXED_MEMORY + 8 * indices + part * (HELD + 16)
-    })
+    (cyclic(rules, &group) && Kind::of(rules, group[0]) == Kind::Chance)
+        .then(|| FIXED_MEMORY + by_levels(rules, ix, HELD + 16))
 }
 
 /// Whether play cycles inside `group` (two sectors, or one that leads to
@@ -114,6 +111,37 @@ pub fn cyclic(rules: &Rules, group: &[Sector]) -> bool {
 /// (see `arrays_memory`).
 const HELD: u64 = 4 + 1 + 4 + 4 + 1 + 2 * (8 + 4 + 1 + 1);
 
+/// Bytes per position of a finished mill level that a group's solve keeps
+/// for the levels above and the tables: its code and progress rank.
+const KEPT: u64 = 4 + 2;
+
+/// Bytes per position of a mill level's result as its solve ends, while it
+/// is kept: value (with room for both nodes), kind, index, and a rank with
+/// its position.
+const SOLVED: u64 = 2 * 8 + 1 + 4 + 8;
+
+/// The most a group's solve under chance holds, a mill level at a time,
+/// when a level takes `per_position` bytes per position beside what the
+/// group keeps: each index's mill level (1 byte), the sets of the level's
+/// positions and of those finished (a bit per index and a count per 64
+/// each), and the codes and ranks of the levels finished ([`KEPT`]); as a
+/// level's result is kept, the finished codes before and after beside it;
+/// at the end the tables, codes and ranks per index, beside the finished
+/// ones.
+fn by_levels(rules: &Rules, ix: &[Indexer], per_position: u64) -> u64 {
+    let indices: u64 = ix.iter().map(|x| x.size()).sum();
+    let group = (indices as f64 * 1.5).ceil() as u64;
+    let mut below = 0u64;
+    let mut most = 0u64;
+    for share in strategy::level_shares(rules, ix) {
+        let part = (indices as f64 * share).ceil() as u64;
+        most = most.max(group + KEPT * below + part * per_position);
+        most = most.max(group + KEPT * (2 * below + part) + SOLVED * part);
+        below = (below + part).min(indices);
+    }
+    most.max(group + KEPT * (below + indices))
+}
+
 /// The memory of a group's solve that does not grow with the group: the
 /// buffers of its threads and the small structures of fixed size (tens of
 /// KiB measured).
@@ -124,9 +152,8 @@ fn arrays_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
     let group: Vec<Sector> = ix.iter().map(|x| x.sector()).collect();
     let indices: u64 = ix.iter().map(|x| x.size()).sum();
     let per_index = match (cyclic(rules, &group), Kind::of(rules, group[0])) {
-        // The group's codes, progress ranks and mill levels, and the place of
-        // a level's positions among them (8 per index); then one mill level
-        // at a time (`strategy::solve`), per position: its index, kind, two
+        // One mill level at a time (`strategy::solve`, beside what the group
+        // keeps: `by_levels`), per position: its index, kind, two
         // exits and a flag, and per node (each position with each side to
         // move) value, successor, choice and a partial evaluation's mark
         // (42 bytes, held throughout). Where the in-group children are
@@ -149,12 +176,11 @@ fn arrays_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
         // and 12 per link, few): 24 in all, which the memory test holds
         // every group of six and of nine up to 7 men to (up to 21 used).
         (true, Kind::Chance) => {
-            let part = (indices as f64 * strategy::largest_level_share(rules, ix)).ceil() as u64;
             let per_position = match moves {
                 Moves::Stored => HELD + 4 + 4 + 8 * children_estimate(rules, &group) + 8 + 12 + 16 + 2 * (4 + 8),
                 Moves::Generated => HELD + 24,
             };
-            return 8 * indices + part * per_position;
+            return by_levels(rules, ix, per_position);
         }
         // One cell per position (a value, or the count of successors still
         // open), then the table.

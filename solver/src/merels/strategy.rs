@@ -20,12 +20,15 @@
 //! left a mill, fall: play never climbs to a higher level. [`solve`] solves
 //! the levels in turn, lowest first, each as a game of its own whose exits
 //! also lead into the levels below; only one level's working arrays are in
-//! memory at once (all of them beside the group's codes): on nine men's
-//! morris the largest level holds about 37 % (9 v 9) to 89 % (4 v 5) of a
-//! group's positions. The proven errors
-//! of the levels add up, and the progress ranks of each level are raised
-//! above those of the levels below, so that they fall along play through
-//! the whole group.
+//! memory at once, beside each index's level and the codes and ranks of
+//! the levels finished (6 bytes per position of those, in the order of
+//! their indices, a bit per index saying which): on nine men's morris the
+//! largest level holds about 37 % (9 v 9) to 89 % (4 v 5) of a group's
+//! positions (the level without mills, solved first, on most groups; the
+//! level with one mill on 8 v 8 and where a side has 9 men but 4 v 9). The
+//! proven errors of the levels add up, and the progress ranks of each level
+//! are raised above those of the levels below, so that they fall along play
+//! through the whole group.
 //!
 //! # Sure wins and losses first
 //! Where the side to move has, after every throw, an exit worth +1 or a
@@ -480,19 +483,19 @@ impl<'a> Group<'a> {
     /// Builds the group: every position's exits and a first strategy for
     /// both sides (take an exit worth at least 0, else stay).
     pub fn new(rules: &'a Rules, known: &Known, ix: Vec<Indexer>, obs: &dyn Observer) -> Group<'a> {
-        Group::part(rules, known, ix, Vec::new(), &[], Moves::Stored, obs)
+        Group::part(rules, known, ix, Vec::new(), None, Moves::Stored, obs)
     }
 
     /// Builds the part of the group made of the positions `ids` (indices of
     /// the group, ascending; empty: the whole group): a set that play
     /// leaves only through the group's exits and into positions of the group
-    /// whose codes `lower` (by sector of the group, then index) holds.
+    /// whose codes `lower` holds.
     fn part(
         rules: &'a Rules,
         known: &Known,
         ix: Vec<Indexer>,
         ids: Vec<u32>,
-        lower: &[Vec<u32>],
+        lower: Option<&Outputs>,
         moves: Moves,
         obs: &dyn Observer,
     ) -> Group<'a> {
@@ -1013,7 +1016,7 @@ impl<'a> Group<'a> {
     fn build(
         &self,
         known: &Known,
-        lower: &[Vec<u32>],
+        lower: Option<&Outputs>,
         cursor: &mut GroupCursor,
         id: usize,
         kids: &mut Vec<u32>,
@@ -1036,7 +1039,7 @@ impl<'a> Group<'a> {
                 Some((slot, i)) => match self.member(slot, i) {
                     Some(c) => (Some(c), NONE),
                     None => {
-                        let code = lower[slot][i as usize];
+                        let code = lower.map_or(CODE_UNUSED, |o| o.code(self.base[slot] + i));
                         assert_ne!(code, CODE_UNUSED, "a step leads to a part of the group solved later");
                         (None, code)
                     }
@@ -2464,47 +2467,81 @@ struct Solved {
     error: f64,
 }
 
-/// A group's codes and progress ranks as its parts are solved, by sector of
-/// the group and index.
+/// A group's codes and progress ranks as its parts are solved: those of the
+/// positions solved so far, in the order of their indices in the group (a
+/// bit per index says which), so that the solve of a part holds 6 bytes per
+/// position of the parts before it rather than per index of the group.
 struct Outputs {
     base: Vec<u64>,
-    codes: Vec<Vec<u32>>,
-    ranks: Vec<Vec<u16>>,
+    done: Members,
+    codes: Vec<u32>,
+    ranks: Vec<u16>,
 }
 
 impl Outputs {
     fn new(ix: &[Indexer]) -> Outputs {
-        Outputs {
-            base: bases(ix),
-            codes: ix.iter().map(|x| vec![CODE_UNUSED; x.size() as usize]).collect(),
-            ranks: ix.iter().map(|x| vec![0; x.size() as usize]).collect(),
-        }
+        let base = bases(ix);
+        let all = *base.last().expect("base") as usize;
+        Outputs { base, done: Members::new(all, &[]), codes: Vec::new(), ranks: Vec::new() }
     }
 
-    /// The sector and index of the group's index `at`.
+    /// The code of the group's index `at`, [`CODE_UNUSED`] if no part
+    /// solved so far holds it.
     #[inline]
-    fn place(&self, at: usize) -> (usize, usize) {
-        let (slot, i) = place(&self.base, at);
-        (slot, i as usize)
+    fn code(&self, at: u64) -> u32 {
+        self.done.slot(at as u32).map_or(CODE_UNUSED, |k| self.codes[k as usize])
     }
 
-    /// Keeps a part's values and its ranks raised by `offset`.
+    /// Keeps a part's values and its ranks raised by `offset` (the
+    /// positions of no use left out: their codes are [`CODE_UNUSED`]).
     fn keep(&mut self, part: &Solved, offset: u32) {
-        let at = |p: usize| if part.ids.is_empty() { p } else { part.ids[p] as usize };
+        let at = |p: usize| if part.ids.is_empty() { p as u32 } else { part.ids[p] };
+        let mut ranked = part.rank.ids.iter().zip(&part.rank.rank).peekable();
+        let mut old = self.done.members().zip(self.codes.iter().zip(&self.ranks)).peekable();
+        let room = self.codes.len() + part.kind.len();
+        let (mut codes, mut ranks) = (Vec::with_capacity(room), Vec::with_capacity(room));
+        let mut bits = self.done.bits.clone();
         for (p, (&k, &v)) in part.kind.iter().zip(&part.val).enumerate() {
-            let (slot, i) = self.place(at(p));
-            self.codes[slot][i] = if k == UNUSED { CODE_UNUSED } else { to_code(v) };
+            let rank = match ranked.peek() {
+                Some(&(&q, &r)) if q as usize == p => {
+                    ranked.next();
+                    r.saturating_add(offset).min(u16::MAX as u32) as u16
+                }
+                _ => 0,
+            };
+            if k == UNUSED {
+                continue;
+            }
+            let a = at(p);
+            // The positions kept before, up to this one, in order.
+            while let Some((_, (&c, &r))) = old.next_if(|&(o, _)| o < a) {
+                codes.push(c);
+                ranks.push(r);
+            }
+            bits[a as usize / 64] |= 1 << (a % 64);
+            codes.push(to_code(v));
+            ranks.push(rank);
         }
-        for (&p, &r) in part.rank.ids.iter().zip(&part.rank.rank) {
-            let (slot, i) = self.place(at(p as usize));
-            self.ranks[slot][i] = (r.saturating_add(offset)).min(u16::MAX as u32) as u16;
+        for (_, (&c, &r)) in old {
+            codes.push(c);
+            ranks.push(r);
         }
+        self.done = Members::from_bits(bits);
+        (self.codes, self.ranks) = (codes, ranks);
     }
 
     fn tables(self, ix: Vec<Indexer>, stats: &Stats, error: f64) -> Vec<Table> {
         let meta = Meta { sweeps: stats.rounds, residual: stats.residual, error, ..Meta::default() };
+        let mut codes: Vec<Vec<u32>> = ix.iter().map(|x| vec![CODE_UNUSED; x.size() as usize]).collect();
+        let mut ranks: Vec<Vec<u16>> = ix.iter().map(|x| vec![0; x.size() as usize]).collect();
+        for (at, (&c, &r)) in self.done.members().zip(self.codes.iter().zip(&self.ranks)) {
+            let (slot, i) = place(&self.base, at as usize);
+            codes[slot][i as usize] = c;
+            ranks[slot][i as usize] = r;
+        }
+        drop(self);
         ix.into_iter()
-            .zip(self.codes.into_iter().zip(self.ranks))
+            .zip(codes.into_iter().zip(ranks))
             .map(|(x, (codes, ranks))| Table::with_rank(x, Values::Chance(codes), meta, ranks))
             .collect()
     }
@@ -2559,19 +2596,19 @@ pub fn mill_level(rules: &Rules, st: &State) -> u8 {
 /// No level: an index that is no position.
 const NO_LEVEL: u8 = u8::MAX;
 
-/// The largest share of a group's indices that one mill level holds (the
-/// part [`solve`] takes at once): counted on a group of at most `SAMPLE`
-/// indices, else estimated from `SAMPLE` indices spread evenly over it, plus
-/// three standard errors.
-pub fn largest_level_share(rules: &Rules, ix: &[Indexer]) -> f64 {
+/// The share of a group's indices that each mill level holds (by level,
+/// lowest first; the largest is the part [`solve`] takes at once): counted
+/// on a group of at most `SAMPLE` indices, else estimated from `SAMPLE`
+/// indices spread evenly over it, each plus three standard errors.
+pub fn level_shares(rules: &Rules, ix: &[Indexer]) -> Vec<f64> {
     const SAMPLE: u64 = 1 << 14;
     let base = bases(ix);
     let all = *base.last().expect("base");
     if all == 0 {
-        return 0.0;
+        return Vec::new();
     }
     let step = (all / SAMPLE).max(1);
-    let mut count = [0u64; 1 + u8::MAX as usize];
+    let mut count = vec![0u64; 1 + u8::MAX as usize];
     let mut taken = 0u64;
     for k in 0..all / step {
         // A fixed scatter inside each stride, the same on every run.
@@ -2581,8 +2618,14 @@ pub fn largest_level_share(rules: &Rules, ix: &[Indexer]) -> f64 {
             count[mill_level(rules, &st) as usize] += 1;
         }
     }
-    let p = *count.iter().max().expect("levels") as f64 / taken as f64;
-    if step == 1 { p } else { (p + 3.0 * (p * (1.0 - p) / taken as f64).sqrt()).min(1.0) }
+    let top = count.iter().rposition(|&c| c > 0).map_or(0, |l| l + 1);
+    count[..top]
+        .iter()
+        .map(|&c| {
+            let p = c as f64 / taken as f64;
+            if step == 1 || c == 0 { p } else { (p + 3.0 * (p * (1.0 - p) / taken as f64).sqrt()).min(1.0) }
+        })
+        .collect()
 }
 
 /// Where the solve of a group finds the tables of the sectors its moves
@@ -2647,7 +2690,7 @@ pub fn solve<S: Successors>(
             continue;
         }
         let t = std::time::Instant::now();
-        let group = Group::part(rules, succ.known()?, ix.clone(), ids, &out.codes, moves, obs);
+        let group = Group::part(rules, succ.known()?, ix.clone(), ids, Some(&out), moves, obs);
         succ.let_go();
         let part = group.solve(error, obs);
         let solved = t.elapsed().as_secs_f64();
@@ -2661,6 +2704,7 @@ pub fn solve<S: Successors>(
         error = error.max(part.error);
         stats.absorb(&part.stats);
     }
+    drop(level);
     stats.max_rank = offset;
     Ok((out.tables(ix, &stats, error), stats))
 }
@@ -2705,6 +2749,11 @@ impl Members {
         for &p in members {
             bits[p as usize / 64] |= 1 << (p % 64);
         }
+        Members::from_bits(bits)
+    }
+
+    /// The set of the positions whose bits are set.
+    fn from_bits(bits: Vec<u64>) -> Members {
         let mut before = Vec::with_capacity(bits.len());
         let mut count = 0u32;
         for w in &bits {
@@ -2712,6 +2761,20 @@ impl Members {
             count += w.count_ones();
         }
         Members { bits, before }
+    }
+
+    /// The members, ascending.
+    fn members(&self) -> impl Iterator<Item = u32> + '_ {
+        self.bits.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let b = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    (w * 64) as u32 + b
+                })
+            })
+        })
     }
 
     /// The place of position `p` among the members, if it is one.
@@ -3285,5 +3348,66 @@ mod tests {
                 proptest::prop_assert_eq!(back.get(t), &owners[..]);
             }
         }
+    }
+
+    /// The codes and ranks kept a part at a time in the order of their
+    /// indices are those of an array per index written part by part (as
+    /// the solve kept them before): parts that interleave, positions of no
+    /// use left out, ranks raised and saturated.
+    #[test]
+    fn outputs_keep_the_parts_as_arrays_per_index_would() {
+        use crate::merels::index::{BoardTables, Indexer};
+        use engine::merels::{BoardKind, Dice};
+        let tables = BoardTables::new(Rules::new(BoardKind::Six, Dice::Schaedler).board);
+        let ix: Vec<Indexer> = ["3-0-4-0", "4-0-3-0"]
+            .iter()
+            .map(|k| Indexer::new(tables.clone(), Sector::from_key(k).expect("a sector key")))
+            .collect();
+        let base = bases(&ix);
+        let all = *base.last().expect("base") as usize;
+        // A fixed scramble: which part each index falls in, its kind, value
+        // and rank.
+        let hash = |at: usize, salt: u64| (at as u64 ^ salt).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40;
+        let mut out = Outputs::new(&ix);
+        let mut codes: Vec<Vec<u32>> = ix.iter().map(|x| vec![CODE_UNUSED; x.size() as usize]).collect();
+        let mut ranks: Vec<Vec<u16>> = ix.iter().map(|x| vec![0; x.size() as usize]).collect();
+        let mut offset = 0u32;
+        for part in 0..3u64 {
+            let ids: Vec<u32> = (0..all as u32).filter(|&at| hash(at as usize, 1) % 3 == part).collect();
+            let kind: Vec<u8> =
+                ids.iter().map(|&at| if hash(at as usize, 2) % 7 == 0 { UNUSED } else { LIVE }).collect();
+            let val: Vec<f64> = ids.iter().map(|&at| (hash(at as usize, 3) % 2001) as f64 / 1000.0 - 1.0).collect();
+            // Only positions in use are ranked (candidates are live or sure).
+            let ranked: Vec<u32> =
+                (0..ids.len() as u32).filter(|&p| kind[p as usize] != UNUSED && hash(p as usize, 4) % 4 == 0).collect();
+            let rank: Vec<u32> = ranked.iter().map(|&p| (hash(p as usize, 5) % 70_000) as u32).collect();
+            for p in 0..ids.len() {
+                let (slot, i) = place(&base, ids[p] as usize);
+                codes[slot][i as usize] = if kind[p] == UNUSED { CODE_UNUSED } else { to_code(val[p]) };
+            }
+            for (&p, &r) in ranked.iter().zip(&rank) {
+                let (slot, i) = place(&base, ids[p as usize] as usize);
+                ranks[slot][i as usize] = r.saturating_add(offset).min(u16::MAX as u32) as u16;
+            }
+            let solved =
+                Solved { ids, kind, val, rank: Ranks { ids: ranked, rank }, stats: Stats::default(), error: 0.0 };
+            out.keep(&solved, offset);
+            offset += 30_000;
+            for at in 0..all {
+                let (slot, i) = place(&base, at);
+                let want = codes[slot][i as usize];
+                assert_eq!(out.code(at as u64), want, "index {at} after part {part}");
+            }
+        }
+        let got = out.tables(ix, &Stats::default(), 0.0);
+        for (slot, t) in got.iter().enumerate() {
+            assert!(matches!(&t.values, Values::Chance(c) if *c == codes[slot]), "codes of sector {slot}");
+            let differ = t.rank.iter().zip(&ranks[slot]).position(|(a, b)| a != b);
+            assert!(
+                t.rank.len() == ranks[slot].len() && differ.is_none(),
+                "ranks of sector {slot} differ at {differ:?}"
+            );
+        }
+        assert!(ranks.iter().flatten().any(|&r| r == u16::MAX), "some ranks saturate");
     }
 }
