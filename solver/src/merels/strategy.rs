@@ -342,6 +342,68 @@ struct Built {
 }
 pub const SECOND: usize = 1;
 
+/// A group's arrays of positions and nodes as its build writes them.
+struct Rows {
+    kind: Vec<u8>,
+    en: Vec<u32>,
+    es: Vec<u32>,
+    next: Vec<u32>,
+    mode: Vec<u8>,
+    val: Vec<f64>,
+}
+
+impl Rows {
+    fn take(g: &mut Group) -> Rows {
+        use std::mem::take;
+        Rows {
+            kind: take(&mut g.kind),
+            en: take(&mut g.en),
+            es: take(&mut g.es),
+            next: take(&mut g.next),
+            mode: take(&mut g.mode),
+            val: take(&mut g.val),
+        }
+    }
+
+    fn restore(self, g: &mut Group) {
+        (g.kind, g.en, g.es, g.next, g.mode, g.val) = (self.kind, self.en, self.es, self.next, self.mode, self.val);
+    }
+
+    /// Position `p`'s record from `row(state, p)` into its place (both of
+    /// its nodes start alike), `BUILD_BLOCK` positions at a time in
+    /// parallel, each block with a state of its own from `init` (and
+    /// reported to `obs` as it begins).
+    fn fill<S>(
+        &mut self,
+        obs: &dyn Observer,
+        init: impl Fn() -> S + Sync,
+        row: impl Fn(&mut S, usize) -> Built + Sync,
+    ) {
+        const B: usize = BUILD_BLOCK;
+        let n = self.kind.len();
+        let (next0, next1) = self.next.split_at_mut(n);
+        let (mode0, mode1) = self.mode.split_at_mut(n);
+        let (val0, val1) = self.val.split_at_mut(n);
+        let per_node = (next0.par_chunks_mut(B).zip(next1.par_chunks_mut(B)))
+            .zip(mode0.par_chunks_mut(B).zip(mode1.par_chunks_mut(B)))
+            .zip(val0.par_chunks_mut(B).zip(val1.par_chunks_mut(B)));
+        let per_position = self.kind.par_chunks_mut(B).zip(self.en.par_chunks_mut(B)).zip(self.es.par_chunks_mut(B));
+        per_position.zip(per_node).enumerate().for_each(
+            |(b, (((kind, en), es), (((next0, next1), (mode0, mode1)), (val0, val1))))| {
+                obs.advance(kind.len() as u64);
+                let mut state = init();
+                for j in 0..kind.len() {
+                    let r = row(&mut state, b * B + j);
+                    (kind[j], en[j], es[j]) = (r.kind, r.en, r.es);
+                    (next0[j], next1[j], mode0[j], mode1[j]) = (r.next, r.next, r.mode, r.mode);
+                    let v = if r.kind == FIXED { -1.0 } else { 0.0 };
+                    (val0[j], val1[j]) = (v, v);
+                }
+            },
+        );
+    }
+}
+
 /// How a group's solve has each position's in-group children and parents.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -544,46 +606,38 @@ impl<'a> Group<'a> {
         };
         obs.begin("strategy iteration: exits", n as u64);
         let t = std::time::Instant::now();
+        // Each position's record straight into its place in the group's
+        // arrays (taken out while the group builds; each side's nodes are
+        // one half of them), a block at a time in parallel.
+        let mut rows = Rows::take(&mut g);
         let this = &g;
-        let (kids, built) = match moves {
+        let kids = match moves {
             Moves::Stored => {
-                Lists::build_with(n, GroupCursor::default, |cur, id, kids| this.build(known, lower, cur, id, kids), obs)
+                let (kids, built) = Lists::build_with(
+                    n,
+                    GroupCursor::default,
+                    |cur, id, kids| this.build(known, lower, cur, id, kids),
+                    obs,
+                );
+                rows.fill(&Silent, || (), |_, p| built[p]);
+                kids
             }
-            // Without the lists, each position's record straight into its
-            // place: no second copy of the records while they are gathered.
+            // Without the lists: no record of a position beside the arrays.
             Moves::Generated => {
-                let empty = Built { kind: UNUSED, en: NONE, es: NONE, next: NONE, mode: 0 };
-                let mut built = vec![empty; n];
-                built.par_chunks_mut(BUILD_BLOCK).enumerate().for_each(|(b, out)| {
-                    obs.advance(out.len() as u64);
-                    let (mut cur, mut kids) = (GroupCursor::default(), Vec::new());
-                    for (j, o) in out.iter_mut().enumerate() {
-                        *o = this.build(known, lower, &mut cur, b * BUILD_BLOCK + j, &mut kids);
+                rows.fill(
+                    obs,
+                    || (GroupCursor::default(), Vec::new()),
+                    |(cur, kids), p| {
+                        let b = this.build(known, lower, cur, p, kids);
                         kids.clear();
-                    }
-                });
-                (Lists::default(), built)
+                        b
+                    },
+                );
+                Lists::default()
             }
         };
+        rows.restore(&mut g);
         obs.finish();
-        // Spread over the arrays (each side's nodes are one half of them),
-        // in parallel.
-        {
-            let (next0, next1) = g.next.split_at_mut(n);
-            let (mode0, mode1) = g.mode.split_at_mut(n);
-            let (val0, val1) = g.val.split_at_mut(n);
-            let per_node =
-                next0.par_iter_mut().zip(next1).zip(mode0.par_iter_mut().zip(mode1)).zip(val0.par_iter_mut().zip(val1));
-            let per_position = g.kind.par_iter_mut().zip(g.en.par_iter_mut()).zip(g.es.par_iter_mut());
-            built.par_iter().zip(per_position).zip(per_node).with_min_len(CHUNK).for_each(
-                |((b, ((k, en), es)), (((n0, n1), (m0, m1)), (v0, v1)))| {
-                    (*k, *en, *es) = (b.kind, b.en, b.es);
-                    (*n0, *n1, *m0, *m1) = (b.next, b.next, b.mode, b.mode);
-                    let v = if b.kind == FIXED { -1.0 } else { 0.0 };
-                    (*v0, *v1) = (v, v);
-                },
-            );
-        }
         let built = t.elapsed().as_secs_f64();
         if moves == Moves::Stored {
             g.parents = kids.reverse(n, |&c| c as usize);
@@ -787,6 +841,9 @@ impl<'a> Group<'a> {
     /// positions of the side ahead could not be ranked.
     fn seed_second_copy(&mut self) -> u64 {
         let n = self.n;
+        // The second copy's rounds begin with a whole evaluation (below):
+        // the first copy's buffers make room for the ranking.
+        self.release_rounds();
         // The first copy's values: each position's node in that copy (the
         // first player's where it moved, the reply's where the other did).
         let this = &*self;
@@ -2172,15 +2229,22 @@ impl<'a> Group<'a> {
         let (wn, ws) = (self.w_n as f64 / 72.0, self.w_s as f64 / 72.0);
         // Both bounds of a position side by side: one memory access per
         // child. They only guide the first strategies, so single precision
-        // does (and halves what they take beside the group's arrays).
-        let mut cur: Vec<(f32, f32)> = (0..n)
-            .map(|p| if self.kind[p] == LIVE { (-1.0, 1.0) } else { (self.val[p] as f32, self.val[p] as f32) })
-            .collect();
-        let mut new = cur.clone();
+        // does; packed in one word, they take the values' array for their
+        // room (one half a sweep's bounds, the other the next sweep's),
+        // nothing beside the group's arrays. The positions that are not live
+        // keep their values (0 or ±1, exact in single precision).
+        let mut val = std::mem::take(&mut self.val);
+        for (w, &k) in val[..n].iter_mut().zip(&self.kind) {
+            let v = *w;
+            debug_assert!(k == LIVE || v as f32 as f64 == v, "a fixed value in single precision");
+            *w = if k == LIVE { pack(-1.0, 1.0) } else { pack(v as f32, v as f32) };
+        }
         obs.begin("strategy iteration: first bounds (sweeps)", WARM_SWEEPS);
+        let mut last = 0;
         for sweep in 0..WARM_SWEEPS {
             let this = &*self;
-            let old = &cur;
+            let (first, second) = val.split_at_mut(n);
+            let (old, new): (&[f64], &mut [f64]) = if sweep % 2 == 0 { (first, second) } else { (second, first) };
             let moved = new
                 .par_chunks_mut(1 << 12)
                 .enumerate()
@@ -2191,15 +2255,15 @@ impl<'a> Group<'a> {
                         if p + PREFETCH_AHEAD < this.n {
                             this.prefetch_kids(p + PREFETCH_AHEAD, old);
                         }
-                        let (lo, hi) = old[p];
                         if this.kind[p] != LIVE {
-                            *o = (lo, hi);
+                            *o = old[p];
                             continue;
                         }
+                        let (lo, hi) = unpack(old[p]);
                         let (lo, hi) = (lo as f64, hi as f64);
                         let (mut ml, mut mh) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
                         for &c in this.kids(p).iter() {
-                            let (cl, ch) = old[c as usize];
+                            let (cl, ch) = unpack(old[c as usize]);
                             ml = ml.max(-ch as f64);
                             mh = mh.max(-cl as f64);
                         }
@@ -2216,27 +2280,28 @@ impl<'a> Group<'a> {
                         };
                         let (nl, nh) = (f(ml).max(lo), f(mh).min(hi));
                         moved = moved.max(nl - lo).max(hi - nh);
-                        *o = (nl as f32, nh as f32);
+                        *o = pack(nl as f32, nh as f32);
                     }
                     moved
                 })
                 .reduce(|| 0.0, f64::max);
-            std::mem::swap(&mut cur, &mut new);
+            last = 1 - sweep as usize % 2;
             obs.advance(1);
             self.stats.warm = sweep + 1;
             if moved < 1e-6 {
                 break;
             }
         }
-        drop(new);
         obs.finish();
-        for (p, &(lo, hi)) in cur.iter().enumerate() {
-            if self.kind[p] == LIVE {
-                let mid = 0.5 * (lo as f64 + hi as f64);
-                self.val[p] = mid;
-                self.val[n + p] = mid;
-            }
-        }
+        // The middle of each live position's bounds for both of its nodes;
+        // the others' values back.
+        let (first, second) = val.split_at_mut(n);
+        first.par_iter_mut().zip(second.par_iter_mut()).enumerate().with_min_len(CHUNK).for_each(|(p, (a, b))| {
+            let (lo, hi) = unpack(if last == 0 { *a } else { *b });
+            let v = if self.kind[p] == LIVE { 0.5 * (lo as f64 + hi as f64) } else { lo as f64 };
+            (*a, *b) = (v, v);
+        });
+        self.val = val;
         self.whole = true;
         self.mark_all_dirty();
         // Each side's greedy choices against the middle values.
@@ -2327,12 +2392,18 @@ impl<'a> Group<'a> {
     /// Frees what only the iteration reads: the in-group parents, the
     /// lists and flags of the partial rounds.
     fn release_iteration(&mut self) {
+        self.release_rounds();
         self.parents = Lists::default();
+        self.flag = Vec::new();
+    }
+
+    /// Frees the buffers of the partial rounds (a whole evaluation begins
+    /// the next rounds, and their lists grow again as needed).
+    fn release_rounds(&mut self) {
         self.picks = Vec::new();
         self.dirty = [Vec::new(), Vec::new()];
         self.switched = Vec::new();
         self.scratch = Scratch::default();
-        self.flag = Vec::new();
     }
 
     /// Iterates to optimal strategies: the values, progress ranks and proven
@@ -2784,6 +2855,20 @@ impl Members {
         let word = *self.bits.get(w)?;
         (word >> b & 1 == 1).then(|| self.before[w] + (word & ((1u64 << b) - 1)).count_ones())
     }
+}
+
+/// Two single-precision numbers in one 64-bit word (the bits kept as they
+/// are: the word is only stored and loaded).
+#[inline]
+fn pack(lo: f32, hi: f32) -> f64 {
+    f64::from_bits(u64::from(lo.to_bits()) << 32 | u64::from(hi.to_bits()))
+}
+
+/// The two numbers of [`pack`].
+#[inline]
+fn unpack(w: f64) -> (f32, f32) {
+    let b = w.to_bits();
+    (f32::from_bits((b >> 32) as u32), f32::from_bits(b as u32))
 }
 
 /// The value of an exit code, `−∞` for no exit.
