@@ -304,17 +304,17 @@ fn the_plan_names_the_groups_over_the_memory() {
     let db = temp("plan", "over-memory");
     let d = db.to_str().unwrap();
     let at = |gib: &str| six_plan_within(d, gib);
-    // About 10 MiB: the small groups fit, the large ones do not.
-    let p = at("0.01");
+    // About 5 MiB: the small groups fit, the large ones do not.
+    let p = at("0.005");
     let limit = p["memory_limit"].as_u64().unwrap();
-    assert_eq!(limit, (0.01 * (1u64 << 30) as f64) as u64, "{p}");
+    assert_eq!(limit, (0.005 * (1u64 << 30) as f64) as u64, "{p}");
     let groups = p["groups"].as_array().unwrap();
     let need: Vec<&str> =
         groups.iter().filter(|g| g["memory"].as_u64().unwrap() > limit).map(|g| g["key"].as_str().unwrap()).collect();
     let over: Vec<&str> = p["over_memory"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
     assert_eq!(over, need);
     assert!(!over.is_empty() && over.len() < groups.len(), "{p}");
-    let text = ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", d, "--memory", "0.01"]);
+    let text = ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", d, "--memory", "0.005"]);
     assert!(text.contains(&format!("{} groups need more than", over.len())) && text.contains(over[0]), "{text}");
     // Between the two largest groups (with their children generated, as a
     // solve short of memory has them): one named, in the singular.

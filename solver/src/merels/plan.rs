@@ -92,12 +92,14 @@ pub fn solve_memory(rules: &Rules, ix: &[Indexer], moves: Moves, tables: u64, re
 
 /// Under chance where play cycles, the bytes a mill level's build holds
 /// with its children generated (the group's arrays, the level's arrays
-/// held throughout and the record of each position as built; see
-/// `arrays_memory`), with [`FIXED_MEMORY`]; `None` for other groups.
+/// held throughout, which the build writes in place, and its buffers and
+/// the sets of the level's positions and classes, 3 bytes a position
+/// measured on nine's 3 v 4; see `arrays_memory`), with [`FIXED_MEMORY`];
+/// `None` for other groups.
 fn build_memory(rules: &Rules, ix: &[Indexer]) -> Option<u64> {
     let group: Vec<Sector> = ix.iter().map(|x| x.sector()).collect();
     (cyclic(rules, &group) && Kind::of(rules, group[0]) == Kind::Chance)
-        .then(|| FIXED_MEMORY + by_levels(rules, ix, HELD + 16))
+        .then(|| FIXED_MEMORY + by_levels(rules, ix, HELD + 4))
 }
 
 /// Whether play cycles inside `group` (two sectors, or one that leads to
@@ -161,24 +163,29 @@ fn arrays_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
         // 4 bytes each, and 4 bytes per child in each; the record of each
         // position as built, 16, is less) and, beside them all, what the
         // phases hold for a while: a place in each side's list for the next
-        // pass (8), a pass's change (12), the warm start's bounds (16), and
-        // per node a partial evaluation's place and old value (2 × 12).
+        // pass (8), a pass's change (12), and per node a partial
+        // evaluation's place and old value (2 × 12).
         // Where they are generated, the phases follow one another and only
-        // the largest is added: the record of each position as built (16),
-        // the warm start's bounds (16), the partial rounds (their lists hold
-        // at most an eighth of the positions, about 32 bytes each: 4 per
-        // position, and the buffers of a batch), the ranking of the positions
-        // ahead (`strategy::Group::rank_progress`: about 16 bytes per
-        // candidate and 8 per equally good child among them; in the groups
-        // measured at most 60 % of the positions are candidates, and the
-        // last ranking has the strategies' and the marks' 10 bytes to
-        // itself) and the search for loops to hold (about 20 per candidate
-        // and 12 per link, few): 24 in all, which the memory test holds
-        // every group of six and of nine up to 7 men to (up to 21 used).
+        // the largest is added. The build writes each position in its place
+        // and the warm start's bounds take the values' room, so neither adds
+        // more than buffers; the largest are the rounding bound (8 per node,
+        // with the partial rounds' lists and flags freed), the ranking of the
+        // positions ahead (`strategy::Group::rank_progress`: about 16 bytes
+        // per candidate and 8 per equally good child among them; in the
+        // groups measured at most 60 % of the positions are candidates; the
+        // first copy's round buffers are freed before the ranking that
+        // seeds the second, and the last ranking has the strategies' and
+        // the marks' 10 bytes to itself), the partial rounds (their lists
+        // hold at most an eighth of the positions, about 32 bytes each: 4 per
+        // position, and the buffers of a batch) and the search for loops to
+        // hold (about 20 per candidate and 12 per link, few): 16 in all,
+        // which the memory test holds every group of six and of nine up to
+        // 7 men to (up to 15.4 used: nine's 3 v 4, the rounding bound and
+        // the ranking that seeds the second copy alike).
         (true, Kind::Chance) => {
             let per_position = match moves {
-                Moves::Stored => HELD + 4 + 4 + 8 * children_estimate(rules, &group) + 8 + 12 + 16 + 2 * (4 + 8),
-                Moves::Generated => HELD + 24,
+                Moves::Stored => HELD + 4 + 4 + 8 * children_estimate(rules, &group) + 8 + 12 + 2 * (4 + 8),
+                Moves::Generated => HELD + 16,
             };
             return by_levels(rules, ix, per_position);
         }
