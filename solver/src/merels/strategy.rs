@@ -1317,15 +1317,19 @@ impl<'a> Group<'a> {
     }
 
     /// Appends the nodes not yet marked whose strategy moves on into node
-    /// `y` (the in-group parents of its position, on the other side).
+    /// `y` (the in-group parents of its position, on the other side), and
+    /// marks them `ON_PATH`. A node moves on into one node only, so only the
+    /// search from `y` can find it: searches from different nodes may run
+    /// at once.
     #[inline]
-    fn movers_into(&self, y: usize, mark: &[u8], out: &mut Vec<u32>) {
+    fn movers_into(&self, y: usize, mark: &[AtomicU8], out: &mut Vec<u32>) {
         let n = self.n;
         let (side, c) = self.side_of(y);
         let other = 1 - side;
         for &p in self.parents(c).iter() {
             let g = other * n + p as usize;
-            if self.next[g] == c as u32 && mark[g] == KEEP && self.moves_on(g) {
+            if self.next[g] == c as u32 && mark[g].load(Relaxed) == KEEP && self.moves_on(g) {
+                mark[g].store(ON_PATH, Relaxed);
                 out.push(g as u32);
             }
         }
@@ -1419,8 +1423,7 @@ impl<'a> Group<'a> {
         let mut todo = std::mem::take(&mut self.switched);
         // Nodes found are marked `ON_PATH` until all are found, then `TO_DO`;
         // a node switched twice is taken once.
-        let Scratch { mut nodes, mut old, mut path, mut ends, mut level_val, mut parts } =
-            std::mem::take(&mut self.scratch);
+        let Scratch { mut nodes, mut old, mut path, mut ends, mut parts } = std::mem::take(&mut self.scratch);
         nodes.clear();
         ends.clear();
         for &g in &todo {
@@ -1433,17 +1436,14 @@ impl<'a> Group<'a> {
         // move on into a node found. A node moves on into one node only, so
         // each is found once; large levels are searched in parallel, some
         // chunks at a time, until the nodes found pass the bound.
+        let marks = atomic_marks(&mut mark);
         let mut lo = 0;
         while lo < nodes.len() && nodes.len() <= cap {
             let hi = nodes.len();
             if hi - lo < PARALLEL_LEVEL {
                 for i in lo..hi {
                     self.prefetch_parents(&nodes, i, &self.next, true);
-                    let from = nodes.len();
-                    self.movers_into(nodes[i] as usize, &mark, &mut nodes);
-                    for &g in &nodes[from..] {
-                        mark[g as usize] = ON_PATH;
-                    }
+                    self.movers_into(nodes[i] as usize, marks, &mut nodes);
                 }
             } else {
                 let mut at = lo;
@@ -1456,13 +1456,10 @@ impl<'a> Group<'a> {
                         out.clear();
                         for (i, &y) in ys.iter().enumerate() {
                             self.prefetch_parents(ys, i, &self.next, true);
-                            self.movers_into(y as usize, &mark, out);
+                            self.movers_into(y as usize, marks, out);
                         }
                     });
                     for [part, _] in &parts[..chunks] {
-                        for &g in part {
-                            mark[g as usize] = ON_PATH;
-                        }
                         nodes.extend_from_slice(part);
                     }
                     at = to;
@@ -1473,58 +1470,45 @@ impl<'a> Group<'a> {
         }
         let fits = nodes.len() <= cap;
         if !fits {
-            for &g in &nodes {
-                mark[g as usize] = KEEP;
-            }
+            set_marks(&mut mark, &nodes, KEEP);
             nodes.clear();
             self.mark = mark;
         } else {
             self.stats.evaluated += nodes.len() as u64;
-            for &g in &nodes {
-                mark[g as usize] = TO_DO;
-            }
+            set_marks(&mut mark, &nodes, TO_DO);
             old.clear();
-            old.extend(nodes.iter().map(|&g| self.val[g as usize]));
+            old.par_extend(nodes.par_iter().with_min_len(PARALLEL_LEVEL).map(|&g| self.val[g as usize]));
             let mut val = std::mem::take(&mut self.val);
             // The switched nodes along their paths and around the cycles they
-            // close; then a level at a time, each node from its successor, which
-            // is in the level before (large levels in parallel).
-            let seeds = ends.first().copied().unwrap_or(0);
-            for &s in &nodes[..seeds] {
+            // close (many of them by all threads at once); then a level at a
+            // time, each node from its successor, which is in the level
+            // before (large levels in parallel).
+            let seeds = &nodes[..ends.first().copied().unwrap_or(0)];
+            for s in self.walk_list(&mut mark, &mut val, seeds, &Evaluation) {
                 if mark[s as usize] == TO_DO {
                     self.follow(s as usize, &mut mark, &mut val, &mut path, &Evaluation);
                 }
             }
-            let step = |g: usize, val: &[f64]| {
-                let (a, b) = self.coef(g);
-                a - self.stay(b) * val[self.succ(g)]
+            let marks = atomic_marks(&mut mark);
+            let vals = SharedValues::new(&mut val);
+            let step = |g: u32| {
+                let g = g as usize;
+                if marks[g].load(Relaxed) == TO_DO {
+                    let (a, b) = self.coef(g);
+                    vals.set(g, a - self.stay(b) * vals.get(self.succ(g)));
+                    marks[g].store(DONE, Relaxed);
+                }
             };
             for w in ends.windows(2) {
                 let level = &nodes[w[0]..w[1]];
                 if level.len() < PARALLEL_LEVEL {
-                    for &g in level {
-                        let g = g as usize;
-                        if mark[g] == TO_DO {
-                            val[g] = step(g, &val);
-                            mark[g] = DONE;
-                        }
-                    }
+                    level.iter().for_each(|&g| step(g));
                 } else {
-                    level_val.clear();
-                    level_val.par_extend(level.par_iter().map(|&g| {
-                        let g = g as usize;
-                        if mark[g] == TO_DO { step(g, &val) } else { val[g] }
-                    }));
-                    for (&g, &v) in level.iter().zip(&level_val) {
-                        val[g as usize] = v;
-                        mark[g as usize] = DONE;
-                    }
+                    level.par_iter().with_min_len(CHUNK).for_each(|&g| step(g));
                 }
             }
+            set_marks(&mut mark, &nodes, KEEP);
             self.val = val;
-            for &g in &nodes {
-                mark[g as usize] = KEEP;
-            }
             self.mark = mark;
             // The parents of every node whose value changed look again (large
             // evaluations in parallel, some chunks at a time; the flags keep
@@ -1575,7 +1559,7 @@ impl<'a> Group<'a> {
         }
         todo.clear();
         self.switched = todo;
-        self.scratch = Scratch { nodes, old, path, ends, level_val, parts };
+        self.scratch = Scratch { nodes, old, path, ends, parts };
         fits
     }
 
@@ -1623,16 +1607,46 @@ impl<'a> Group<'a> {
     /// given up (it met another walker's path).
     fn walk_all(&self, mark: &mut [u8], val: &mut [f64], along: &impl Along) -> Vec<u32> {
         let n = mark.len();
-        // SAFETY: `AtomicU8` has the size and alignment of `u8`, and `mark`
-        // is borrowed uniquely for as long as the view lives.
-        let marks: &[AtomicU8] = unsafe { &*(mark as *mut [u8] as *const [AtomicU8]) };
+        self.walk_chunks(mark, val, n.div_ceil(CHUNK), |c| c * CHUNK..((c + 1) * CHUNK).min(n), along)
+    }
+
+    /// The nodes of `list` still to do walked from by all threads at once
+    /// where the list is long (as [`Group::walk_all`] walks from every
+    /// node); returns the nodes whose walk was given up, or the whole list
+    /// where it was not walked.
+    fn walk_list(&self, mark: &mut [u8], val: &mut [f64], list: &[u32], along: &impl Along) -> Vec<u32> {
+        let threads = rayon::current_num_threads();
+        if list.len() < PARALLEL_LEVEL || threads == 1 || threads >= usize::from(WALKING) {
+            return list.to_vec();
+        }
+        let chunks = list.len().div_ceil(CHUNK);
+        self.walk_chunks(
+            mark,
+            val,
+            chunks,
+            |c| list[c * CHUNK..((c + 1) * CHUNK).min(list.len())].iter().map(|&s| s as usize),
+            along,
+        )
+    }
+
+    /// The walks from the nodes of `chunks` chunks (`chunk(c)` lists the
+    /// nodes of chunk `c`), by all threads at once.
+    fn walk_chunks<I: Iterator<Item = usize>>(
+        &self,
+        mark: &mut [u8],
+        val: &mut [f64],
+        chunks: usize,
+        chunk: impl Fn(usize) -> I + Sync,
+        along: &impl Along,
+    ) -> Vec<u32> {
+        let marks = atomic_marks(mark);
         let vals = SharedValues::new(val);
-        (0..n.div_ceil(CHUNK))
+        (0..chunks)
             .into_par_iter()
             .map_init(Vec::new, |path, c| {
                 let tag = WALKING | rayon::current_thread_index().unwrap_or(0) as u8;
                 let mut given_up = Vec::new();
-                for s in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                for s in chunk(c) {
                     if marks[s].load(Relaxed) == TO_DO && !self.walk(s, tag, marks, &vals, path, along) {
                         given_up.push(s as u32);
                     }
@@ -2914,9 +2928,8 @@ struct Scratch {
     old: Vec<f64>,
     path: Vec<(u32, f64, f64)>,
     /// Where each level of the backward search ends in `nodes` (the first
-    /// level: the switched nodes), and a large level's new values.
+    /// level: the switched nodes).
     ends: Vec<usize>,
-    level_val: Vec<f64>,
     /// One buffer per chunk of a large level or evaluation, for what the
     /// chunk finds (the backward search: parents; the changed values: each
     /// side's parents to look at again), kept from call to call.
@@ -2973,6 +2986,19 @@ fn least_first(cyc: &mut [(u32, f64, f64)]) -> &mut [(u32, f64, f64)] {
     let least = (0..cyc.len()).min_by_key(|&i| cyc[i].0).unwrap_or(0);
     cyc.rotate_left(least);
     cyc
+}
+
+/// Marks each node of `nodes` `to` (large lists in parallel).
+fn set_marks(mark: &mut [u8], nodes: &[u32], to: u8) {
+    let marks = atomic_marks(mark);
+    nodes.par_iter().with_min_len(PARALLEL_LEVEL).for_each(|&g| marks[g as usize].store(to, Relaxed));
+}
+
+/// A view of the nodes' marks that threads may read and write at once.
+fn atomic_marks(mark: &mut [u8]) -> &[AtomicU8] {
+    // SAFETY: `AtomicU8` has the size and alignment of `u8`, and `mark` is
+    // borrowed uniquely for as long as the view lives.
+    unsafe { &*(mark as *mut [u8] as *const [AtomicU8]) }
 }
 
 /// The values of a walk by all threads ([`Group::walk_all`]), shared: a
