@@ -1035,8 +1035,14 @@ impl<'a> Group<'a> {
         let x = exit_value;
         let cur_in =
             if stays { -self.lambda * self.val[(1 - side) * self.n + cur as usize] } else { f64::NEG_INFINITY };
-        let now = |bit: u8, e: u32| if m & bit != 0 { cur_in } else { x(e) };
-        w > now(STAY_N, self.en[p]) + TOL || w > now(STAY_S, self.es[p]) + TOL
+        // An exit is read only after a throw where the node leaves (its
+        // choice is the child otherwise).
+        let now_n = if m & STAY_N != 0 { cur_in } else { x(self.en[p]) };
+        if w > now_n + TOL {
+            return true;
+        }
+        let now_s = if m & STAY_S != 0 { cur_in } else { x(self.es[p]) };
+        w > now_s + TOL
     }
 
     /// Positions of the group (unused indices included).
