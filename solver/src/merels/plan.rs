@@ -111,7 +111,7 @@ pub fn cyclic(rules: &Rules, group: &[Sector]) -> bool {
 
 /// Bytes per position of a mill level's arrays held throughout its solve
 /// (see `arrays_memory`).
-const HELD: u64 = 4 + 1 + 4 + 4 + 1 + 2 * (8 + 4 + 1 + 1);
+const HELD: u64 = 1 + 4 + 4 + 1 + 2 * (8 + 4 + 1 + 1);
 
 /// Bytes per position of a finished mill level that a group's solve keeps
 /// for the levels above and the tables: its code and progress rank.
@@ -126,7 +126,7 @@ const SOLVED: u64 = 2 * 8 + 1 + 4 + 8;
 /// when a level takes `per_position` bytes per position beside what the
 /// group keeps: each index's mill level (1 byte), the sets of the level's
 /// positions and of those finished (a bit per index and a count per 64
-/// each), and the codes and ranks of the levels finished ([`KEPT`]); as a
+/// each, and for the level's a word per 256 positions), and the codes and ranks of the levels finished ([`KEPT`]); as a
 /// level's result is kept, the finished codes before and after beside it;
 /// at the end the tables, codes and ranks per index, beside the finished
 /// ones.
@@ -155,10 +155,11 @@ fn arrays_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
     let indices: u64 = ix.iter().map(|x| x.size()).sum();
     let per_index = match (cyclic(rules, &group), Kind::of(rules, group[0])) {
         // One mill level at a time (`strategy::solve`, beside what the group
-        // keeps: `by_levels`), per position: its index, kind, two
-        // exits and a flag, and per node (each position with each side to
-        // move) value, successor, choice and a partial evaluation's mark
-        // (42 bytes, held throughout). Where the in-group children are
+        // keeps: `by_levels`), per position: its kind, two exits and a
+        // flag, and per node (each position with each side to move) value,
+        // successor, choice and a partial evaluation's mark (38 bytes, held
+        // throughout; a position's index in the group is found from the
+        // level's set, `strategy::Members::select`). Where the in-group children are
         // stored, their lists (the offsets of the children and the parents,
         // 4 bytes each, and 4 bytes per child in each; the record of each
         // position as built, 16, is less) and, beside them all, what the

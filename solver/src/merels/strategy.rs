@@ -444,9 +444,8 @@ pub struct Group<'a> {
     ix: Vec<Indexer>,
     base: Vec<u64>,
     /// Positions of the group (its sectors' indices one after the other)
-    /// taken by this solve, ascending: position id `p` is `ids[p]` (empty:
-    /// all of them, id and index alike), and the place of each among them.
-    ids: Vec<u32>,
+    /// taken by this solve, ascending: position `p` is the `p`-th member
+    /// (`None`: all of them, position and index alike).
     members: Option<Members>,
     n: usize,
     kind: Vec<u8>,
@@ -545,7 +544,7 @@ impl<'a> Group<'a> {
     /// Builds the group: every position's exits and a first strategy for
     /// both sides (take an exit worth at least 0, else stay).
     pub fn new(rules: &'a Rules, known: &Known, ix: Vec<Indexer>, obs: &dyn Observer) -> Group<'a> {
-        Group::part(rules, known, ix, Vec::new(), None, Moves::Stored, obs)
+        Group::part(rules, known, ix, None, None, Moves::Stored, obs)
     }
 
     /// Builds the part of the group made of the positions `ids` (indices of
@@ -556,7 +555,7 @@ impl<'a> Group<'a> {
         rules: &'a Rules,
         known: &Known,
         ix: Vec<Indexer>,
-        ids: Vec<u32>,
+        members: Option<Members>,
         lower: Option<&Outputs>,
         moves: Moves,
         obs: &dyn Observer,
@@ -564,13 +563,12 @@ impl<'a> Group<'a> {
         let base = bases(&ix);
         let all = *base.last().expect("base") as usize;
         assert!(all < NONE as usize, "a group of {all} positions is too big for 32-bit ids");
-        let (n, members) = if ids.is_empty() { (all, None) } else { (ids.len(), Some(Members::new(all, &ids))) };
+        let n = members.as_ref().map_or(all, |m| m.len());
         let w_s = rules.special_72 as u32;
         let mut g = Group {
             rules,
             ix,
             base,
-            ids,
             members,
             n,
             kind: vec![UNUSED; n],
@@ -1057,7 +1055,7 @@ impl<'a> Group<'a> {
     /// The index in the group of position `p`.
     #[inline]
     fn group_index(&self, p: usize) -> usize {
-        if self.ids.is_empty() { p } else { self.ids[p] as usize }
+        self.members.as_ref().map_or(p, |m| m.select(p as u32) as usize)
     }
 
     #[inline]
@@ -2528,9 +2526,9 @@ impl<'a> Group<'a> {
         obs.finish();
         let error = succ_error + self.stats.arithmetic + GRID_HALF_STEP + self.stats.gap;
         let n = self.n;
-        let Group { ids, kind, mut val, rank, stats, .. } = self;
+        let Group { members, kind, mut val, rank, stats, .. } = self;
         val.truncate(n);
-        Solved { ids, kind, val, rank, stats, error }
+        Solved { members, kind, val, rank, stats, error }
     }
 
     /// Iterates to optimal strategies and returns the group's tables with
@@ -2550,7 +2548,7 @@ impl<'a> Group<'a> {
 /// player's values, the kinds, the progress ranks; the effort and the proven
 /// error.
 struct Solved {
-    ids: Vec<u32>,
+    members: Option<Members>,
     kind: Vec<u8>,
     val: Vec<f64>,
     rank: Ranks,
@@ -2586,7 +2584,11 @@ impl Outputs {
     /// Keeps a part's values and its ranks raised by `offset` (the
     /// positions of no use left out: their codes are [`CODE_UNUSED`]).
     fn keep(&mut self, part: &Solved, offset: u32) {
-        let at = |p: usize| if part.ids.is_empty() { p as u32 } else { part.ids[p] };
+        // The positions' indices in the group, in order.
+        let mut ats: Box<dyn Iterator<Item = u32>> = match &part.members {
+            None => Box::new(0..part.kind.len() as u32),
+            Some(m) => Box::new(m.members()),
+        };
         let mut ranked = part.rank.ids.iter().zip(&part.rank.rank).peekable();
         let mut old = self.done.members().zip(self.codes.iter().zip(&self.ranks)).peekable();
         let room = self.codes.len() + part.kind.len();
@@ -2600,10 +2602,10 @@ impl Outputs {
                 }
                 _ => 0,
             };
+            let a = ats.next().expect("an index per position");
             if k == UNUSED {
                 continue;
             }
-            let a = at(p);
             // The positions kept before, up to this one, in order.
             while let Some((_, (&c, &r))) = old.next_if(|&(o, _)| o < a) {
                 codes.push(c);
@@ -2776,12 +2778,18 @@ pub fn solve<S: Successors>(
     let mut stats = Stats::default();
     let (mut error, mut offset) = (succ_error, 0u32);
     for l in 0..=top.unwrap_or(0) {
-        let ids: Vec<u32> = (0..all as u32).into_par_iter().filter(|&at| level[at as usize] == l).collect();
-        if ids.is_empty() {
+        // The level's positions: a bit per index of the group (no index
+        // per position).
+        let bits: Vec<u64> = level
+            .par_chunks(64)
+            .map(|c| c.iter().enumerate().fold(0u64, |w, (b, &x)| w | (u64::from(x == l) << b)))
+            .collect();
+        let members = Members::from_bits(bits);
+        if members.len() == 0 {
             continue;
         }
         let t = std::time::Instant::now();
-        let group = Group::part(rules, succ.known()?, ix.clone(), ids, Some(&out), moves, obs);
+        let group = Group::part(rules, succ.known()?, ix.clone(), Some(members), Some(&out), moves, obs);
         succ.let_go();
         let part = group.solve(error, obs);
         let solved = t.elapsed().as_secs_f64();
@@ -2830,7 +2838,13 @@ struct Ranked {
 struct Members {
     bits: Vec<u64>,
     before: Vec<u32>,
+    /// The word holding every `1 << SELECT_SHIFT`-th member.
+    every: Vec<u32>,
 }
+
+/// One member in `1 << SELECT_SHIFT` has its word noted, for
+/// [`Members::select`].
+const SELECT_SHIFT: u32 = 8;
 
 impl Members {
     /// The set of `members` (ascending) among positions `0..n`.
@@ -2846,12 +2860,36 @@ impl Members {
     /// The set of the positions whose bits are set.
     fn from_bits(bits: Vec<u64>) -> Members {
         let mut before = Vec::with_capacity(bits.len());
+        let mut every = Vec::new();
         let mut count = 0u32;
-        for w in &bits {
+        for (w, word) in bits.iter().enumerate() {
             before.push(count);
-            count += w.count_ones();
+            count += word.count_ones();
+            while (every.len() as u64) << SELECT_SHIFT < u64::from(count) {
+                every.push(w as u32);
+            }
         }
-        Members { bits, before }
+        Members { bits, before, every }
+    }
+
+    /// How many members.
+    fn len(&self) -> usize {
+        self.before.last().map_or(0, |&b| b as usize + self.bits.last().map_or(0, |w| w.count_ones() as usize))
+    }
+
+    /// The `k`-th member (from 0), `k` below [`Members::len`]: its word
+    /// found among those between two noted ones, then its bit.
+    #[inline]
+    fn select(&self, k: u32) -> u32 {
+        let j = (k >> SELECT_SHIFT) as usize;
+        let lo = self.every[j] as usize;
+        let hi = self.every.get(j + 1).map_or(self.before.len(), |&w| w as usize + 1);
+        let w = lo + self.before[lo..hi].partition_point(|&b| b <= k) - 1;
+        let mut word = self.bits[w];
+        for _ in 0..k - self.before[w] {
+            word &= word - 1;
+        }
+        (w * 64) as u32 + word.trailing_zeros()
     }
 
     /// The members, ascending.
@@ -3437,6 +3475,10 @@ mod tests {
             for p in 0..n as u32 + 70 {
                 proptest::prop_assert_eq!(members.slot(p), set.binary_search(&p).ok().map(|j| j as u32));
             }
+            proptest::prop_assert_eq!(members.len(), set.len());
+            for (k, &p) in set.iter().enumerate() {
+                proptest::prop_assert_eq!(members.select(k as u32), p);
+            }
         }
 
         /// Built lists hold what each owner appended; reversed, each target
@@ -3506,8 +3548,9 @@ mod tests {
                 let (slot, i) = place(&base, ids[p as usize] as usize);
                 ranks[slot][i as usize] = r.saturating_add(offset).min(u16::MAX as u32) as u16;
             }
+            let members = Some(Members::new(all, &ids));
             let solved =
-                Solved { ids, kind, val, rank: Ranks { ids: ranked, rank }, stats: Stats::default(), error: 0.0 };
+                Solved { members, kind, val, rank: Ranks { ids: ranked, rank }, stats: Stats::default(), error: 0.0 };
             out.keep(&solved, offset);
             offset += 30_000;
             for at in 0..all {
