@@ -126,10 +126,10 @@ const SOLVED: u64 = 2 * 8 + 1 + 4 + 8;
 /// when a level takes `per_position` bytes per position beside what the
 /// group keeps: each index's mill level (1 byte), the sets of the level's
 /// positions and of those finished (a bit per index and a count per 64
-/// each, and for the level's a word per 256 positions), and the codes and ranks of the levels finished ([`KEPT`]); as a
-/// level's result is kept, the finished codes before and after beside it;
-/// at the end the tables, codes and ranks per index, beside the finished
-/// ones.
+/// each, and for the level's a word per 256 positions), and the codes and
+/// ranks of the levels finished ([`KEPT`]); as a level's result is kept,
+/// the finished codes before and after beside it; at the end the tables,
+/// codes and ranks per index, beside the finished ones.
 fn by_levels(rules: &Rules, ix: &[Indexer], per_position: u64) -> u64 {
     let indices: u64 = ix.iter().map(|x| x.size()).sum();
     let group = (indices as f64 * 1.5).ceil() as u64;
@@ -159,8 +159,8 @@ fn arrays_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
         // flag, and per node (each position with each side to move) value,
         // successor, choice and a partial evaluation's mark (38 bytes, held
         // throughout; a position's index in the group is found from the
-        // level's set, `strategy::Members::select`). Where the in-group children are
-        // stored, their lists (the offsets of the children and the parents,
+        // level's set, `strategy::Members::select`). Where the in-group
+        // children are stored, their lists (the offsets of the children and the parents,
         // 4 bytes each, and 4 bytes per child in each; the record of each
         // position as built, 16, is less) and, beside them all, what the
         // phases hold for a while: a place in each side's list for the next

@@ -547,8 +547,8 @@ impl<'a> Group<'a> {
         Group::part(rules, known, ix, None, None, Moves::Stored, obs)
     }
 
-    /// Builds the part of the group made of the positions `ids` (indices of
-    /// the group, ascending; empty: the whole group): a set that play
+    /// Builds the part of the group made of the positions `members`
+    /// (indices of the group; `None`: the whole group): a set that play
     /// leaves only through the group's exits and into positions of the group
     /// whose codes `lower` holds.
     fn part(
