@@ -1488,7 +1488,14 @@ impl<'a> Group<'a> {
             // time, each node from its successor, which is in the level
             // before (large levels in parallel).
             let seeds = &nodes[..ends.first().copied().unwrap_or(0)];
-            for s in self.walk_list(&mut mark, &mut val, seeds, &Evaluation) {
+            if walks(seeds.len()) {
+                for s in self.walk_list(&mut mark, &mut val, seeds, &Evaluation) {
+                    if mark[s as usize] == TO_DO {
+                        self.follow(s as usize, &mut mark, &mut val, &mut path, &Evaluation);
+                    }
+                }
+            }
+            for &s in seeds {
                 if mark[s as usize] == TO_DO {
                     self.follow(s as usize, &mut mark, &mut val, &mut path, &Evaluation);
                 }
@@ -1589,8 +1596,7 @@ impl<'a> Group<'a> {
             let (side, p) = self.side_of(g);
             *m = if self.kind[p] == LIVE && self.in_play(side, p) { TO_DO } else { KEEP };
         });
-        let threads = rayon::current_num_threads();
-        if mark.len() >= PARALLEL_LEVEL && threads > 1 && threads < usize::from(WALKING) {
+        if walks(mark.len()) {
             let given_up = self.walk_all(mark, val, along);
             for s in given_up {
                 if mark[s as usize] == TO_DO {
@@ -1615,14 +1621,9 @@ impl<'a> Group<'a> {
     }
 
     /// The nodes of `list` still to do walked from by all threads at once
-    /// where the list is long (as [`Group::walk_all`] walks from every
-    /// node); returns the nodes whose walk was given up, or the whole list
-    /// where it was not walked.
+    /// (as [`Group::walk_all`] walks from every node); returns the nodes
+    /// whose walk was given up.
     fn walk_list(&self, mark: &mut [u8], val: &mut [f64], list: &[u32], along: &impl Along) -> Vec<u32> {
-        let threads = rayon::current_num_threads();
-        if list.len() < PARALLEL_LEVEL || threads == 1 || threads >= usize::from(WALKING) {
-            return list.to_vec();
-        }
         let chunks = list.len().div_ceil(CHUNK);
         self.walk_chunks(
             mark,
@@ -3030,6 +3031,14 @@ fn least_first(cyc: &mut [(u32, f64, f64)]) -> &mut [(u32, f64, f64)] {
     let least = (0..cyc.len()).min_by_key(|&i| cyc[i].0).unwrap_or(0);
     cyc.rotate_left(least);
     cyc
+}
+
+/// Whether walks from `len` nodes are made by all threads at once: enough
+/// of them, more than one thread, and each thread's index fits a walker's
+/// mark.
+fn walks(len: usize) -> bool {
+    let threads = rayon::current_num_threads();
+    len >= PARALLEL_LEVEL && threads > 1 && threads < usize::from(WALKING)
 }
 
 /// Marks each node of `nodes` `to` (large lists in parallel).
