@@ -205,8 +205,8 @@ fn check(dice: &str) {
 }
 
 /// `workflow/whole-board.sh` on six men's morris: the four databases solved
-/// (the default rules' first, whose movement sectors Bell's and Murray's
-/// take), each certified before the next solve, Bell's and Murray's checks taking
+/// (the modern rules' first, then the default rules', whose movement sectors
+/// Bell's and Murray's take), each certified before the next solve, Bell's and Murray's checks taking
 /// the shared movement sectors from the check without dice; run again, every
 /// step is skipped; a step that fails stops the run with its exit code.
 #[test]
@@ -246,7 +246,7 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     // Each database is checked as soon as it is solved.
     let order: Vec<String> =
         log().lines().filter_map(|l| l.split(" start six-").nth(1)?.split(':').next().map(String::from)).collect();
-    let expected: Vec<String> = ["none", "murray", "bell", "modern"]
+    let expected: Vec<String> = ["modern", "none", "bell", "murray"]
         .iter()
         .flat_map(|r| [format!("{r}-solve"), format!("{r}-verify")])
         .collect();
@@ -305,12 +305,12 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     std::process::Command::new("chmod").arg("+x").arg(&failing).status().unwrap();
     let o = Command::new("sh").arg(&script).args(["six", d]).arg(&failing).output().expect("run sh");
     assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("six-none-solve failed (exit 3"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("six-modern-solve failed (exit 3"));
     let o = Command::new("sh").arg(&script).args(["--status", "six", d]).arg(&failing).output().expect("run sh");
     assert_eq!(o.status.code(), Some(1));
     let failed = String::from_utf8_lossy(&o.stdout);
-    assert!(failed.starts_with("six-none-solve: failed (exit 3, see "), "{failed}");
-    assert!(failed.contains("six-murray-solve: not started"), "{failed}");
+    assert!(failed.starts_with("six-modern-solve: failed (exit 3, see "), "{failed}");
+    assert!(failed.contains("six-none-solve: not started"), "{failed}");
     let _ = fs::remove_dir_all(data);
     let _ = fs::remove_dir_all(elsewhere);
     let _ = fs::remove_file(failing);
