@@ -92,14 +92,15 @@ pub fn solve_memory(rules: &Rules, ix: &[Indexer], moves: Moves, tables: u64, re
 
 /// Under chance where play cycles, the bytes a mill level's build holds
 /// with its children generated (the group's arrays, the level's arrays
-/// held throughout, which the build writes in place, and its buffers and
-/// the sets of the level's positions and classes, 3 bytes a position
-/// measured on nine's 3 v 4; see `arrays_memory`), with [`FIXED_MEMORY`];
-/// `None` for other groups.
+/// of positions and one node's strategy per position, which the build
+/// writes in place, and its buffers and the sets of the level's positions
+/// and classes, 3 bytes a position measured on nine's 3 v 4; the nodes'
+/// arrays are made after the build, when the tables it read are let go;
+/// see `arrays_memory`), with [`FIXED_MEMORY`]; `None` for other groups.
 fn build_memory(rules: &Rules, ix: &[Indexer]) -> Option<u64> {
     let group: Vec<Sector> = ix.iter().map(|x| x.sector()).collect();
     (cyclic(rules, &group) && Kind::of(rules, group[0]) == Kind::Chance)
-        .then(|| FIXED_MEMORY + by_levels(rules, ix, HELD + 4))
+        .then(|| FIXED_MEMORY + level_phases(rules, ix, BUILT + 4).level)
 }
 
 /// Whether play cycles inside `group` (two sectors, or one that leads to
@@ -113,14 +114,18 @@ pub fn cyclic(rules: &Rules, group: &[Sector]) -> bool {
 /// (see `arrays_memory`).
 const HELD: u64 = 1 + 4 + 4 + 1 + 2 * (8 + 4 + 1 + 1);
 
+/// Bytes per position of a mill level's arrays as it is built: kind, two
+/// exits and a flag, and one node's successor and choice.
+const BUILT: u64 = 1 + 4 + 4 + 1 + 4 + 1;
+
 /// Bytes per position of a finished mill level that a group's solve keeps
 /// for the levels above and the tables: its code and progress rank.
 const KEPT: u64 = 4 + 2;
 
 /// Bytes per position of a mill level's result as its solve ends, while it
-/// is kept: value (with room for both nodes), kind, index, and a rank with
-/// its position.
-const SOLVED: u64 = 2 * 8 + 1 + 4 + 8;
+/// is kept: value (with room for both nodes), kind, and a rank with its
+/// position (its index in the group is found from the level's set).
+const SOLVED: u64 = 2 * 8 + 1 + 8;
 
 /// The most a group's solve under chance holds, a mill level at a time,
 /// when a level takes `per_position` bytes per position beside what the
@@ -131,17 +136,34 @@ const SOLVED: u64 = 2 * 8 + 1 + 4 + 8;
 /// the finished codes before and after beside it; at the end the tables,
 /// codes and ranks per index, beside the finished ones.
 fn by_levels(rules: &Rules, ix: &[Indexer], per_position: u64) -> u64 {
+    let phases = level_phases(rules, ix, per_position);
+    phases.level.max(phases.kept).max(phases.end)
+}
+
+/// The most each phase of a group's solve under chance holds
+/// ([`by_levels`]).
+struct Phases {
+    /// A level's arrays of `per_position` bytes a position, with the
+    /// group's and the finished levels'.
+    level: u64,
+    /// A level's result as it is kept.
+    kept: u64,
+    /// The group's tables at the end.
+    end: u64,
+}
+
+fn level_phases(rules: &Rules, ix: &[Indexer], per_position: u64) -> Phases {
     let indices: u64 = ix.iter().map(|x| x.size()).sum();
     let group = (indices as f64 * 1.5).ceil() as u64;
     let mut below = 0u64;
-    let mut most = 0u64;
+    let (mut level, mut kept) = (0u64, 0u64);
     for share in strategy::level_shares(rules, ix) {
         let part = (indices as f64 * share).ceil() as u64;
-        most = most.max(group + KEPT * below + part * per_position);
-        most = most.max(group + KEPT * (2 * below + part) + SOLVED * part);
+        level = level.max(group + KEPT * below + part * per_position);
+        kept = kept.max(group + KEPT * (2 * below + part) + SOLVED * part);
         below = (below + part).min(indices);
     }
-    most.max(group + KEPT * (below + indices))
+    Phases { level, kept, end: group + KEPT * (below + indices) }
 }
 
 /// The memory of a group's solve that does not grow with the group: the

@@ -342,14 +342,15 @@ struct Built {
 }
 pub const SECOND: usize = 1;
 
-/// A group's arrays of positions and nodes as its build writes them.
+/// A group's arrays of positions as its build writes them, with the first
+/// strategy of one node per position (both of a position's nodes start
+/// alike: [`Group::make_nodes`] makes the other).
 struct Rows {
     kind: Vec<u8>,
     en: Vec<u32>,
     es: Vec<u32>,
     next: Vec<u32>,
     mode: Vec<u8>,
-    val: Vec<f64>,
 }
 
 impl Rows {
@@ -361,18 +362,16 @@ impl Rows {
             es: take(&mut g.es),
             next: take(&mut g.next),
             mode: take(&mut g.mode),
-            val: take(&mut g.val),
         }
     }
 
     fn restore(self, g: &mut Group) {
-        (g.kind, g.en, g.es, g.next, g.mode, g.val) = (self.kind, self.en, self.es, self.next, self.mode, self.val);
+        (g.kind, g.en, g.es, g.next, g.mode) = (self.kind, self.en, self.es, self.next, self.mode);
     }
 
-    /// Position `p`'s record from `row(state, p)` into its place (both of
-    /// its nodes start alike), `BUILD_BLOCK` positions at a time in
-    /// parallel, each block with a state of its own from `init` (and
-    /// reported to `obs` as it begins).
+    /// Position `p`'s record from `row(state, p)` into its place,
+    /// `BUILD_BLOCK` positions at a time in parallel, each block with a
+    /// state of its own from `init` (and reported to `obs` as it begins).
     fn fill<S>(
         &mut self,
         obs: &dyn Observer,
@@ -380,27 +379,17 @@ impl Rows {
         row: impl Fn(&mut S, usize) -> Built + Sync,
     ) {
         const B: usize = BUILD_BLOCK;
-        let n = self.kind.len();
-        let (next0, next1) = self.next.split_at_mut(n);
-        let (mode0, mode1) = self.mode.split_at_mut(n);
-        let (val0, val1) = self.val.split_at_mut(n);
-        let per_node = (next0.par_chunks_mut(B).zip(next1.par_chunks_mut(B)))
-            .zip(mode0.par_chunks_mut(B).zip(mode1.par_chunks_mut(B)))
-            .zip(val0.par_chunks_mut(B).zip(val1.par_chunks_mut(B)));
+        let per_node = self.next.par_chunks_mut(B).zip(self.mode.par_chunks_mut(B));
         let per_position = self.kind.par_chunks_mut(B).zip(self.en.par_chunks_mut(B)).zip(self.es.par_chunks_mut(B));
-        per_position.zip(per_node).enumerate().for_each(
-            |(b, (((kind, en), es), (((next0, next1), (mode0, mode1)), (val0, val1))))| {
-                obs.advance(kind.len() as u64);
-                let mut state = init();
-                for j in 0..kind.len() {
-                    let r = row(&mut state, b * B + j);
-                    (kind[j], en[j], es[j]) = (r.kind, r.en, r.es);
-                    (next0[j], next1[j], mode0[j], mode1[j]) = (r.next, r.next, r.mode, r.mode);
-                    let v = if r.kind == FIXED { -1.0 } else { 0.0 };
-                    (val0[j], val1[j]) = (v, v);
-                }
-            },
-        );
+        per_position.zip(per_node).enumerate().for_each(|(b, (((kind, en), es), (next, mode)))| {
+            obs.advance(kind.len() as u64);
+            let mut state = init();
+            for j in 0..kind.len() {
+                let r = row(&mut state, b * B + j);
+                (kind[j], en[j], es[j]) = (r.kind, r.en, r.es);
+                (next[j], mode[j]) = (r.next, r.mode);
+            }
+        });
     }
 }
 
@@ -544,13 +533,17 @@ impl<'a> Group<'a> {
     /// Builds the group: every position's exits and a first strategy for
     /// both sides (take an exit worth at least 0, else stay).
     pub fn new(rules: &'a Rules, known: &Known, ix: Vec<Indexer>, obs: &dyn Observer) -> Group<'a> {
-        Group::part(rules, known, ix, None, None, Moves::Stored, obs)
+        let mut g = Group::part(rules, known, ix, None, None, Moves::Stored, obs);
+        g.make_nodes();
+        g
     }
 
     /// Builds the part of the group made of the positions `members`
     /// (indices of the group; `None`: the whole group): a set that play
     /// leaves only through the group's exits and into positions of the group
-    /// whose codes `lower` holds.
+    /// whose codes `lower` holds. The build holds one node's strategy per
+    /// position; the nodes' arrays follow from [`Group::make_nodes`], once
+    /// the tables the build read may have been let go.
     fn part(
         rules: &'a Rules,
         known: &Known,
@@ -583,16 +576,16 @@ impl<'a> Group<'a> {
             scan: [false, false],
             list_cap: 0,
             flag: (0..n).map(|_| AtomicU8::new(0)).collect(),
-            mark: vec![0; 2 * n],
+            mark: Vec::new(),
             scratch: Scratch::default(),
             picks: Vec::new(),
             full_passes: false,
             check_passes: false,
             undiscounted: false,
             unsettled: false,
-            next: vec![NONE; 2 * n],
-            mode: vec![0; 2 * n],
-            val: vec![0.0; 2 * n],
+            next: vec![NONE; n],
+            mode: vec![0; n],
+            val: Vec::new(),
             w_n: 72 - w_s,
             w_s,
             lambda: 1.0,
@@ -657,6 +650,21 @@ impl<'a> Group<'a> {
         }
         g.mark_all_dirty();
         g
+    }
+
+    /// The nodes' arrays from the build's records: each position's two
+    /// nodes start alike (the build's first strategy, the value −1 where the
+    /// side to move has lost, else 0), and no node is marked.
+    fn make_nodes(&mut self) {
+        let n = self.n;
+        debug_assert!(self.next.len() == n && self.mode.len() == n && self.val.is_empty());
+        self.next.reserve_exact(n);
+        self.next.extend_from_within(..n);
+        self.mode.reserve_exact(n);
+        self.mode.extend_from_within(..n);
+        let kind = &self.kind;
+        self.val = (0..2 * n).into_par_iter().map(|g| if kind[g % n] == FIXED { -1.0 } else { 0.0 }).collect();
+        self.mark = vec![0; 2 * n];
     }
 
     /// Settles the positions whose value is ±1 whatever the throws, by
@@ -2790,8 +2798,9 @@ pub fn solve<S: Successors>(
             continue;
         }
         let t = std::time::Instant::now();
-        let group = Group::part(rules, succ.known()?, ix.clone(), Some(members), Some(&out), moves, obs);
+        let mut group = Group::part(rules, succ.known()?, ix.clone(), Some(members), Some(&out), moves, obs);
         succ.let_go();
+        group.make_nodes();
         let part = group.solve(error, obs);
         let solved = t.elapsed().as_secs_f64();
         out.keep(&part, offset);
@@ -2835,7 +2844,8 @@ struct Ranked {
 
 /// A set of positions with each member's place in ascending order: a bit
 /// per position and the count of members before each word (about 0.19
-/// bytes per position).
+/// bytes per position), and the word of every 256th member (0.016 bytes
+/// per member).
 struct Members {
     bits: Vec<u64>,
     before: Vec<u32>,
