@@ -123,9 +123,9 @@ const BUILT: u64 = 1 + 4 + 4 + 1 + 4 + 1;
 const KEPT: u64 = 4 + 2;
 
 /// Bytes per position of a mill level's result as its solve ends, while it
-/// is kept: value (with room for both nodes), kind, and a rank with its
-/// position (its index in the group is found from the level's set).
-const SOLVED: u64 = 2 * 8 + 1 + 8;
+/// is kept: the first player's code, kind, and a rank with its position
+/// (its index in the group is found from the level's set).
+const SOLVED: u64 = 4 + 1 + 8;
 
 /// The most a group's solve under chance holds, a mill level at a time,
 /// when a level takes `per_position` bytes per position beside what the
@@ -191,24 +191,25 @@ fn arrays_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
         // Where they are generated, the phases follow one another and only
         // the largest is added. The build writes each position in its place
         // and the warm start's bounds take the values' room, so neither adds
-        // more than buffers; the largest are the rounding bound (8 per node,
-        // with the partial rounds' lists and flags freed), the ranking of the
-        // positions ahead (`strategy::Group::rank_progress`: about 16 bytes
-        // per candidate and 8 per equally good child among them; in the
-        // groups measured at most 60 % of the positions are candidates; the
-        // first copy's round buffers are freed before the ranking that
-        // seeds the second, and the last ranking has the strategies' and
-        // the marks' 10 bytes to itself), the partial rounds (their lists
-        // hold at most an eighth of the positions, about 32 bytes each: 4 per
-        // position, and the buffers of a batch) and the search for loops to
-        // hold (about 20 per candidate and 12 per link, few): 16 in all,
-        // which the memory test holds every group of six and of nine up to
-        // 7 men to (up to 15.4 used: nine's 3 v 4, the rounding bound and
-        // the ranking that seeds the second copy alike).
+        // more than buffers; the largest are the ranking of the positions
+        // ahead (`strategy::Group::rank_progress`: about 12 bytes per
+        // candidate, in the groups measured at most 60 % of the positions,
+        // their parents among the candidates found from the in-group
+        // parents; the first copy's round buffers are freed before the
+        // ranking that seeds the second, and the last ranking has the
+        // strategies' and the marks' 10 bytes to itself), the rounding bound
+        // (8 per node, in the room of the values, which give way to the
+        // first player's codes, 4 per position, and of the partial rounds'
+        // lists and flags), the partial rounds (their lists hold at most an
+        // eighth of the positions, about 32 bytes each: 4 per position, and
+        // the buffers of a batch) and the search for loops to hold (about 20
+        // per candidate and 12 per link, few): 8 in all, which the memory
+        // test holds every group of six and of nine up to 7 men to (at most
+        // 95 % of the estimate used, nine up to 7 men).
         (true, Kind::Chance) => {
             let per_position = match moves {
                 Moves::Stored => HELD + 4 + 4 + 8 * children_estimate(rules, &group) + 8 + 12 + 2 * (4 + 8),
-                Moves::Generated => HELD + 16,
+                Moves::Generated => HELD + 8,
             };
             return by_levels(rules, ix, per_position);
         }

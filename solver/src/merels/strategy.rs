@@ -145,7 +145,7 @@ use engine::merels::{Action, Blocked, Rules, State, Throw};
 use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
-use std::sync::atomic::{AtomicU8, AtomicU64};
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64};
 
 use super::index::{Cursor, Indexer, OwnPart};
 use super::known::Known;
@@ -497,6 +497,9 @@ pub struct Group<'a> {
     /// class and the second player in the others.
     play: Play,
     class: Vec<u64>,
+    /// The first player's values as the tables store them, once the
+    /// iteration is over (the values then give way to them).
+    codes: Vec<u32>,
     /// The side, discount and copies of the last search for loops to hold
     /// that found none, while no strategy has changed since: the same
     /// search would find none again.
@@ -593,6 +596,7 @@ impl<'a> Group<'a> {
             stats: Stats::default(),
             play: Play::Both,
             class: Vec::new(),
+            codes: Vec::new(),
             idle_hold: None,
         };
         obs.begin("strategy iteration: exits", n as u64);
@@ -2127,15 +2131,16 @@ impl<'a> Group<'a> {
     /// position `p < n`, the first player's.
     #[inline]
     fn stored_value(&self, g: usize) -> f64 {
-        from_code(to_code(self.val[g]))
+        if self.val.is_empty() { from_code(self.codes[g]) } else { from_code(to_code(self.val[g])) }
     }
 
     /// [`Group::rank_progress`] of the positions' values held by the nodes
     /// `node(p)` (read on the grid of the stored values where they are
     /// needed, the children's fetched ahead where the lists are stored,
     /// rather than copied): besides the group's arrays the ranking holds
-    /// about 16 bytes per candidate and 8 per equally good child among
-    /// them.
+    /// about 12 bytes per candidate (its position, its rank and its place
+    /// in the queue) and the set of the candidates; a ranked candidate's
+    /// parents among them are found from the in-group parents.
     fn rank_progress_of(&self, node: &(impl Fn(usize) -> usize + Sync)) -> Ranked {
         let n = self.n;
         let x = exit_value;
@@ -2145,7 +2150,12 @@ impl<'a> Group<'a> {
         let fetch = |p: usize| {
             if self.moves == Moves::Stored && p < n {
                 for &c in self.kids.get(p) {
-                    prefetch(&self.val[node(c as usize)]);
+                    let g = node(c as usize);
+                    if self.val.is_empty() {
+                        prefetch(&self.codes[g]);
+                    } else {
+                        prefetch(&self.val[g]);
+                    }
                 }
             }
         };
@@ -2169,55 +2179,76 @@ impl<'a> Group<'a> {
             .collect();
         let slot = Members::new(n, &ids);
         let m = ids.len();
-        // Each candidate's equally good children among the candidates (each
-        // once, as the children are), and its first rank: the side ahead
-        // progresses through a child that must exit now and then (rank 1),
-        // else it waits for a ranked child (`UNRANKED`); the side behind
-        // when all its children progress (rank 1 where it has none among the
-        // candidates, else `WAITING` and their count).
-        let (inside, mut rank) = Lists::build(
-            m,
-            |j, inside| {
+        // Each candidate's first rank: the side ahead progresses through an
+        // equally good child that must exit now and then (rank 1), else it
+        // waits for a ranked one among the candidates (`UNRANKED`); the side
+        // behind when all its equally good children progress (rank 1 where
+        // it has none among the candidates, else `WAITING` and their
+        // count).
+        let equally_good = |c: usize, v: f64| -val(c) >= v - TIE;
+        let rank: Vec<u32> = (0..m)
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .map(|j| {
                 if let Some(&q) = ids.get(j + PREFETCH_AHEAD) {
                     fetch(q as usize);
                 }
                 let p = ids[j] as usize;
                 let v = val(p);
-                let (before, mut outside) = (inside.len(), false);
+                let (mut count, mut outside) = (0u32, false);
                 for &c in self.kids(p).iter() {
-                    if -val(c as usize) >= v - TIE {
+                    if equally_good(c as usize, v) {
                         match slot.slot(c) {
-                            Some(t) => inside.push(t),
+                            Some(_) => count += 1,
                             None => outside = true,
                         }
                     }
                 }
-                let count = (inside.len() - before) as u32;
                 match (v > 0.0, outside, count) {
                     (true, true, _) | (false, _, 0) => 1,
                     (true, false, _) => UNRANKED,
                     (false, _, k) => WAITING | k,
                 }
-            },
-            &Silent,
-        );
-        let parents = inside.reverse(m, |&c| c as usize);
-        drop(inside);
-        let mut queue: std::collections::VecDeque<u32> = (0..m as u32).filter(|&j| rank[j as usize] == 1).collect();
-        while let Some(c) = queue.pop_front() {
-            let c = c as usize;
-            let next = rank[c] + 1;
-            for &p in parents.get(c) {
-                let p = p as usize;
-                let r = rank[p];
-                if r == UNRANKED || r == WAITING | 1 {
-                    rank[p] = next;
-                    queue.push_back(p as u32);
-                } else if r & WAITING != 0 {
-                    rank[p] = r - 1;
-                }
-            }
+            })
+            .collect();
+        // The ranks rise a layer at a time, from the candidates ranked to
+        // their parents among the candidates of which they are equally good
+        // children, found by both threads at once: the side ahead takes the
+        // first layer that reaches it, the side behind the layer after its
+        // last child's (the ranks of a breadth-first search).
+        let rank: Vec<AtomicU32> = rank.into_iter().map(AtomicU32::new).collect();
+        let mut layer: Vec<u32> = (0..m as u32).filter(|&j| rank[j as usize].load(Relaxed) == 1).collect();
+        let mut next = 2;
+        while !layer.is_empty() {
+            layer = layer
+                .par_iter()
+                .with_min_len(64)
+                .flat_map_iter(|&c| {
+                    let child = ids[c as usize] as usize;
+                    let mut reached = SmallVec::<[u32; 16]>::new();
+                    for &q in self.parents(child).iter() {
+                        let Some(p) = slot.slot(q) else { continue };
+                        if !equally_good(child, val(q as usize)) {
+                            continue;
+                        }
+                        // The side ahead ranked by the first child to
+                        // reach it, the side behind by its last.
+                        let was = rank[p as usize].fetch_update(Relaxed, Relaxed, |r| match r {
+                            UNRANKED => Some(next),
+                            r if r == WAITING | 1 => Some(next),
+                            r if r & WAITING != 0 => Some(r - 1),
+                            _ => None,
+                        });
+                        if was.is_ok_and(|r| r == UNRANKED || r == WAITING | 1) {
+                            reached.push(p);
+                        }
+                    }
+                    reached
+                })
+                .collect();
+            next += 1;
         }
+        let mut rank: Vec<u32> = rank.into_iter().map(AtomicU32::into_inner).collect();
         // Candidates that cannot be ranked keep the largest rank: the side
         // ahead never prefers moving into them.
         let mut stuck = 0;
@@ -2228,6 +2259,8 @@ impl<'a> Group<'a> {
                 *r = UNRANKED;
             }
         }
+        #[cfg(test)]
+        tests::check_ranks(self, node, &ids, &rank);
         let ranked = rank.iter().filter(|&&r| r != UNRANKED).count() as u64;
         let max_rank = rank.iter().filter(|&&r| r != UNRANKED).copied().max().unwrap_or(0);
         Ranked { ranks: Ranks { ids, rank }, slot, stuck, ranked, max_rank }
@@ -2416,11 +2449,10 @@ impl<'a> Group<'a> {
             .reduce(|| 0.0, f64::max)
     }
 
-    /// Frees what only the iteration reads: the in-group parents, the
-    /// lists and flags of the partial rounds.
+    /// Frees what only the iteration reads: the lists and flags of the
+    /// partial rounds (the in-group parents stay for the ranking).
     fn release_iteration(&mut self) {
         self.release_rounds();
-        self.parents = Lists::default();
         self.flag = Vec::new();
     }
 
@@ -2496,10 +2528,15 @@ impl<'a> Group<'a> {
                 break;
             }
         }
-        // The bound on the rounding error, in the room of what only the
-        // iteration needed; then the progress ranks, in the room of the
-        // strategies and the marks as well (the ranking reads the values
-        // and the children alone).
+        // The first player's codes are all that is read of the values from
+        // here on (by the ranking and the tables): they take the values'
+        // place. Then the bound on the rounding error, in the room of the
+        // values and of what only the iteration needed; then the progress
+        // ranks, in the room of the strategies and the marks as well (the
+        // ranking reads the codes and the children alone).
+        let n = self.n;
+        self.codes = self.val[..n].par_iter().map(|&v| to_code(v)).collect();
+        self.val = Vec::new();
         self.release_iteration();
         let t = std::time::Instant::now();
         let mut mark = std::mem::take(&mut self.mark);
@@ -2508,7 +2545,6 @@ impl<'a> Group<'a> {
         self.next = Vec::new();
         let ranked = self.rank_progress();
         self.keep_ranks(ranked);
-        let n = self.n;
         if trace {
             eprintln!("ranks and rounding bound {:.2} s", t.elapsed().as_secs_f64());
             eprintln!(
@@ -2534,10 +2570,8 @@ impl<'a> Group<'a> {
         }
         obs.finish();
         let error = succ_error + self.stats.arithmetic + GRID_HALF_STEP + self.stats.gap;
-        let n = self.n;
-        let Group { members, kind, mut val, rank, stats, .. } = self;
-        val.truncate(n);
-        Solved { members, kind, val, rank, stats, error }
+        let Group { members, kind, codes, rank, stats, .. } = self;
+        Solved { members, kind, codes, rank, stats, error }
     }
 
     /// Iterates to optimal strategies and returns the group's tables with
@@ -2554,12 +2588,12 @@ impl<'a> Group<'a> {
 }
 
 /// What solving (a part of) a group gives, by position: the first
-/// player's values, the kinds, the progress ranks; the effort and the proven
-/// error.
+/// player's values as the tables store them, the kinds, the progress ranks;
+/// the effort and the proven error.
 struct Solved {
     members: Option<Members>,
     kind: Vec<u8>,
-    val: Vec<f64>,
+    codes: Vec<u32>,
     rank: Ranks,
     stats: Stats,
     error: f64,
@@ -2603,7 +2637,7 @@ impl Outputs {
         let room = self.codes.len() + part.kind.len();
         let (mut codes, mut ranks) = (Vec::with_capacity(room), Vec::with_capacity(room));
         let mut bits = self.done.bits.clone();
-        for (p, (&k, &v)) in part.kind.iter().zip(&part.val).enumerate() {
+        for (p, (&k, &c)) in part.kind.iter().zip(&part.codes).enumerate() {
             let rank = match ranked.peek() {
                 Some(&(&q, &r)) if q as usize == p => {
                     ranked.next();
@@ -2621,7 +2655,7 @@ impl Outputs {
                 ranks.push(r);
             }
             bits[a as usize / 64] |= 1 << (a % 64);
-            codes.push(to_code(v));
+            codes.push(c);
             ranks.push(rank);
         }
         for (_, (&c, &r)) in old {
@@ -3405,6 +3439,94 @@ mod tests {
         assert_eq!(m, HAS_KIDS);
     }
 
+    /// Candidates whose progress ranks `check_ranks` compared.
+    static RANKS_CHECKED: AtomicU64 = AtomicU64::new(0);
+
+    /// The progress ranks by a plain breadth-first search (the slow twin of
+    /// `Group::rank_progress_of`): the candidates found again by their
+    /// definition, each one's equally good children among them in a list,
+    /// the parents from those lists, one queue. Panics where `ranks` (of
+    /// the candidates `ids`) differ.
+    pub(super) fn check_ranks(g: &Group, node: &dyn Fn(usize) -> usize, ids: &[u32], ranks: &[u32]) {
+        use std::collections::{BTreeMap, VecDeque};
+        let val = |p: usize| g.stored_value(node(p));
+        let x = exit_value;
+        let mut cand = Vec::new();
+        for p in 0..g.n {
+            let v = val(p);
+            if !matches!(g.kind[p], LIVE | SURE) || g.mode[p] & HAS_KIDS == 0 || v.abs() <= TIE {
+                continue;
+            }
+            let best = g.kids(p).iter().map(|&c| -val(c as usize)).fold(f64::NEG_INFINITY, f64::max);
+            let ties = |w: u32, e: u32| w > 0 && x(e) >= best - TIE;
+            let stays = |w: u32, e: u32| w == 0 || best >= x(e) - TIE;
+            let exit_ties = ties(g.w_n, g.en[p]) || ties(g.w_s, g.es[p]);
+            let can_stay = stays(g.w_n, g.en[p]) && stays(g.w_s, g.es[p]);
+            if (v > 0.0 && !exit_ties) || (v < 0.0 && can_stay) {
+                cand.push(p);
+            }
+        }
+        assert_eq!(cand.iter().map(|&p| p as u32).collect::<Vec<_>>(), ids, "candidates");
+        let is_cand: BTreeMap<usize, usize> = cand.iter().enumerate().map(|(j, &p)| (p, j)).collect();
+        let mut rank = vec![0u32; cand.len()];
+        let mut parents: Vec<Vec<usize>> = vec![Vec::new(); cand.len()];
+        for (j, &p) in cand.iter().enumerate() {
+            let v = val(p);
+            let good: Vec<usize> = g.kids(p).iter().map(|&c| c as usize).filter(|&c| -val(c) >= v - TIE).collect();
+            let inside: Vec<usize> = good.iter().filter_map(|c| is_cand.get(c).copied()).collect();
+            for &t in &inside {
+                parents[t].push(j);
+            }
+            rank[j] = match (v > 0.0, inside.len() < good.len(), inside.len() as u32) {
+                (true, true, _) | (false, _, 0) => 1,
+                (true, false, _) => UNRANKED,
+                (false, _, k) => WAITING | k,
+            };
+        }
+        let mut queue: VecDeque<usize> = (0..cand.len()).filter(|&j| rank[j] == 1).collect();
+        while let Some(c) = queue.pop_front() {
+            for &p in &parents[c] {
+                if rank[p] == UNRANKED || rank[p] == WAITING | 1 {
+                    rank[p] = rank[c] + 1;
+                    queue.push_back(p);
+                } else if rank[p] & WAITING != 0 {
+                    rank[p] -= 1;
+                }
+            }
+        }
+        for r in &mut rank {
+            if *r & WAITING != 0 {
+                *r = UNRANKED;
+            }
+        }
+        assert_eq!(rank, ranks, "progress ranks");
+        RANKS_CHECKED.fetch_add(cand.len() as u64, Relaxed);
+    }
+
+    /// The progress ranks, before the second copy and at the end, are
+    /// those of a plain breadth-first search (`check_ranks`, called by
+    /// every ranking in the tests) on six's groups under several rules.
+    #[test]
+    fn progress_ranks_are_a_breadth_first_search() {
+        use crate::merels::solution::{Solution, SolveOptions};
+        use engine::merels::{BoardKind, Dice};
+        let six = Rules::new(BoardKind::Six, Dice::Schaedler);
+        let before = RANKS_CHECKED.load(Relaxed);
+        for rules in [six, Rules { flying: true, ..six }, Rules { special_72: 20, ..six }] {
+            let opts = SolveOptions { max_men: Some(9), ..SolveOptions::default() };
+            let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
+            for group in [&["3-0-3-0"][..], &["3-0-5-0", "5-0-3-0"], &["4-0-4-0"], &["4-0-5-0", "5-0-4-0"]] {
+                let ix = group
+                    .iter()
+                    .map(|k| Indexer::new(known.board_tables.clone(), Sector::from_key(k).expect("a sector key")))
+                    .collect();
+                let (_, stats) = Group::new(&rules, &known, ix, &Silent).run(0.0, &Silent);
+                assert!(stats.ranked > 0, "{}, {group:?}", rules.label());
+            }
+        }
+        assert!(RANKS_CHECKED.load(Relaxed) - before > 10_000);
+    }
+
     /// The sure wins and losses by the definition, swept over every
     /// position until nothing changes (the slow twin of `Group::settle`):
     /// +1 where after every throw an exit is worth +1 or a child is a sure
@@ -3555,6 +3677,7 @@ mod tests {
             let kind: Vec<u8> =
                 ids.iter().map(|&at| if hash(at as usize, 2) % 7 == 0 { UNUSED } else { LIVE }).collect();
             let val: Vec<f64> = ids.iter().map(|&at| (hash(at as usize, 3) % 2001) as f64 / 1000.0 - 1.0).collect();
+            let value_codes: Vec<u32> = val.iter().map(|&v| to_code(v)).collect();
             // Only positions in use are ranked (candidates are live or sure).
             let ranked: Vec<u32> =
                 (0..ids.len() as u32).filter(|&p| kind[p as usize] != UNUSED && hash(p as usize, 4) % 4 == 0).collect();
@@ -3568,8 +3691,14 @@ mod tests {
                 ranks[slot][i as usize] = r.saturating_add(offset).min(u16::MAX as u32) as u16;
             }
             let members = Some(Members::new(all, &ids));
-            let solved =
-                Solved { members, kind, val, rank: Ranks { ids: ranked, rank }, stats: Stats::default(), error: 0.0 };
+            let solved = Solved {
+                members,
+                kind,
+                codes: value_codes,
+                rank: Ranks { ids: ranked, rank },
+                stats: Stats::default(),
+                error: 0.0,
+            };
             out.keep(&solved, offset);
             offset += 30_000;
             for at in 0..all {
