@@ -129,12 +129,12 @@ const SOLVED: u64 = 4 + 1 + 8;
 
 /// The most a group's solve under chance holds, a mill level at a time,
 /// when a level takes `per_position` bytes per position beside what the
-/// group keeps: each index's mill level (1 byte), the sets of the level's
-/// positions and of those finished (a bit per index and a count per 64
-/// each, and for the level's a word per 256 positions), and the codes and
-/// ranks of the levels finished ([`KEPT`]); as a level's result is kept,
-/// the finished codes before and after beside it; at the end the tables,
-/// codes and ranks per index, beside the finished ones.
+/// group keeps: the sets of the level's positions and of those finished (a
+/// bit per index and a count per 64 each, and for the level's a word per
+/// 256 positions: [`SETS`]), and the codes and ranks of the levels finished
+/// ([`KEPT`]); as a level's result is kept, the finished codes and set
+/// before and after beside it ([`KEEPING`]); at the end the tables, codes
+/// and ranks per index, beside the finished ones.
 fn by_levels(rules: &Rules, ix: &[Indexer], per_position: u64) -> u64 {
     let phases = level_phases(rules, ix, per_position);
     phases.level.max(phases.kept).max(phases.end)
@@ -152,15 +152,25 @@ struct Phases {
     end: u64,
 }
 
+/// Bytes per index of the sets a group's solve under chance holds
+/// throughout (the level's and the finished positions', 0.38 measured with
+/// their counts and words).
+const SETS: f64 = 0.4;
+
+/// Bytes per index of the finished positions' set made anew as a level's
+/// result is kept, beside the old one.
+const KEEPING: f64 = 0.25;
+
 fn level_phases(rules: &Rules, ix: &[Indexer], per_position: u64) -> Phases {
     let indices: u64 = ix.iter().map(|x| x.size()).sum();
-    let group = (indices as f64 * 1.5).ceil() as u64;
+    let group = (indices as f64 * SETS).ceil() as u64;
+    let keeping = (indices as f64 * KEEPING).ceil() as u64;
     let mut below = 0u64;
     let (mut level, mut kept) = (0u64, 0u64);
     for share in strategy::level_shares(rules, ix) {
         let part = (indices as f64 * share).ceil() as u64;
         level = level.max(group + KEPT * below + part * per_position);
-        kept = kept.max(group + KEPT * (2 * below + part) + SOLVED * part);
+        kept = kept.max(group + keeping + KEPT * (2 * below + part) + SOLVED * part);
         below = (below + part).min(indices);
     }
     Phases { level, kept, end: group + KEPT * (below + indices) }

@@ -20,9 +20,10 @@
 //! left a mill, fall: play never climbs to a higher level. [`solve`] solves
 //! the levels in turn, lowest first, each as a game of its own whose exits
 //! also lead into the levels below; only one level's working arrays are in
-//! memory at once, beside each index's level and the codes and ranks of
-//! the levels finished (6 bytes per position of those, in the order of
-//! their indices, a bit per index saying which): on nine men's morris the
+//! memory at once, beside the codes and ranks of the levels finished (6
+//! bytes per position of those, in the order of their indices, a bit per
+//! index saying which; each level's set of positions is made when its turn
+//! comes, in a pass over the group's indices): on nine men's morris the
 //! largest level holds about 37 % (9 v 9) to 89 % (4 v 5) of a group's
 //! positions (the level without mills, solved first, on most groups; the
 //! level with one mill on 8 v 8 and where a side has 9 men but 4 v 9). The
@@ -2804,28 +2805,40 @@ pub fn solve<S: Successors>(
     let base = bases(&ix);
     let all = *base.last().expect("base") as usize;
     assert!(all < NONE as usize, "a group of {all} positions is too big for 32-bit ids");
+    // The mill levels that hold positions, in one pass over the indices;
+    // then each level's set in a pass of its own over the indices not yet
+    // finished, rather than from a byte per index kept through the solve.
+    let level_at = |cur: &mut GroupCursor, at: usize| {
+        state_at(rules, &ix, &base, at, cur).map_or(NO_LEVEL, |st| mill_level(rules, &st))
+    };
     obs.begin("strategy iteration: mill levels", all as u64);
     let t = std::time::Instant::now();
-    let level: Vec<u8> = (0..all)
+    let present = (0..all)
         .into_par_iter()
-        .map_init(GroupCursor::default, |cur, at| {
-            state_at(rules, &ix, &base, at, cur).map_or(NO_LEVEL, |st| mill_level(rules, &st))
+        .map_init(GroupCursor::default, |cur, at| match level_at(cur, at) {
+            NO_LEVEL => 0,
+            l => 1u64 << l,
         })
-        .collect();
+        .reduce(|| 0, |a, b| a | b);
     obs.finish();
     if std::env::var_os("LUDUS_TRACE").is_some() {
         eprintln!("mill levels of {all} positions {:.2} s", t.elapsed().as_secs_f64());
     }
-    let top = level.par_iter().copied().filter(|&l| l != NO_LEVEL).max();
     let mut out = Outputs::new(&ix);
     let mut stats = Stats::default();
     let (mut error, mut offset) = (succ_error, 0u32);
-    for l in 0..=top.unwrap_or(0) {
+    for l in (0..64u8).filter(|&l| present >> l & 1 == 1) {
         // The level's positions: a bit per index of the group (no index
         // per position).
-        let bits: Vec<u64> = level
-            .par_chunks(64)
-            .map(|c| c.iter().enumerate().fold(0u64, |w, (b, &x)| w | (u64::from(x == l) << b)))
+        // (The positions of the levels below are finished: not read again.)
+        let finished = &out.done.bits;
+        let bits: Vec<u64> = (0..all.div_ceil(64))
+            .into_par_iter()
+            .map_init(GroupCursor::default, |cur, w| {
+                (w * 64..(w * 64 + 64).min(all))
+                    .filter(|&at| finished[w] >> (at % 64) & 1 == 0)
+                    .fold(0u64, |word, at| word | u64::from(level_at(cur, at) == l) << (at % 64))
+            })
             .collect();
         let members = Members::from_bits(bits);
         if members.len() == 0 {
@@ -2847,7 +2860,6 @@ pub fn solve<S: Successors>(
         error = error.max(part.error);
         stats.absorb(&part.stats);
     }
-    drop(level);
     stats.max_rank = offset;
     Ok((out.tables(ix, &stats, error), stats))
 }
