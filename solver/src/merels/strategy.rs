@@ -3408,6 +3408,7 @@ fn cut<X>(mut slice: &mut [X], lens: impl Iterator<Item = usize>) -> Vec<&mut [X
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::merels::{BoardKind, Dice};
 
     /// Children's values for the side to reply: child `c` is worth `-kv[c]`
     /// to the side choosing.
@@ -3520,23 +3521,31 @@ mod tests {
     /// every ranking in the tests) on six's groups under several rules.
     #[test]
     fn progress_ranks_are_a_breadth_first_search() {
-        use crate::merels::solution::{Solution, SolveOptions};
-        use engine::merels::{BoardKind, Dice};
         let six = Rules::new(BoardKind::Six, Dice::Schaedler);
         let before = RANKS_CHECKED.load(Relaxed);
-        for rules in [six, Rules { flying: true, ..six }, Rules { special_72: 20, ..six }] {
+        six_groups(&[six, Rules { flying: true, ..six }, Rules { special_72: 20, ..six }], |rules, group, g| {
+            let (_, stats) = g.run(0.0, &Silent);
+            assert!(stats.ranked > 0, "{}, {group:?}", rules.label());
+        });
+        assert!(RANKS_CHECKED.load(Relaxed) - before > 10_000);
+    }
+
+    /// Six men's morris under each of `variants` (of Schädler's dice) solved
+    /// up to 9 men, and `f` given each variant's groups of 3 v 3, 3 v 5,
+    /// 4 v 4 and 4 v 5 as built.
+    fn six_groups(variants: &[Rules], mut f: impl FnMut(&Rules, &[&str], Group<'_>)) {
+        use crate::merels::solution::{Solution, SolveOptions};
+        for rules in variants {
             let opts = SolveOptions { max_men: Some(9), ..SolveOptions::default() };
-            let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
+            let known = Solution::solve_with(*rules, &opts, &Silent).expect("solve");
             for group in [&["3-0-3-0"][..], &["3-0-5-0", "5-0-3-0"], &["4-0-4-0"], &["4-0-5-0", "5-0-4-0"]] {
                 let ix = group
                     .iter()
                     .map(|k| Indexer::new(known.board_tables.clone(), Sector::from_key(k).expect("a sector key")))
                     .collect();
-                let (_, stats) = Group::new(&rules, &known, ix, &Silent).run(0.0, &Silent);
-                assert!(stats.ranked > 0, "{}, {group:?}", rules.label());
+                f(rules, group, Group::new(rules, &known, ix, &Silent));
             }
         }
-        assert!(RANKS_CHECKED.load(Relaxed) - before > 10_000);
     }
 
     /// The sure wins and losses by the definition, swept over every
@@ -3576,45 +3585,34 @@ mod tests {
     /// passing, with flying men and with another chance of the special throw.
     #[test]
     fn settling_finds_the_sure_wins_and_losses_by_definition() {
-        use crate::merels::index::Indexer;
-        use crate::merels::solution::{Solution, SolveOptions};
-        use engine::merels::{BoardKind, Dice};
         let six = Rules::new(BoardKind::Six, Dice::Schaedler);
         let mut settled = 0;
-        for rules in [
+        let variants = [
             six,
             Rules { blocked: Blocked::Pass, ..six },
             Rules { flying: true, ..six },
             Rules { special_72: 20, ..six },
-        ] {
-            let opts = SolveOptions { max_men: Some(9), ..SolveOptions::default() };
-            let known = Solution::solve_with(rules, &opts, &Silent).expect("solve");
-            for group in [&["3-0-3-0"][..], &["3-0-5-0", "5-0-3-0"], &["4-0-4-0"], &["4-0-5-0", "5-0-4-0"]] {
-                let ix = group
-                    .iter()
-                    .map(|k| Indexer::new(known.board_tables.clone(), Sector::from_key(k).expect("a sector key")))
-                    .collect();
-                let mut g = Group::new(&rules, &known, ix, &Silent);
-                let want = sure_by_sweeps(&g);
-                let n = g.n;
-                let live_and_sure = (0..n).filter(|&p| g.kind[p] == LIVE && want[p] != 0).count();
-                let count = g.settle();
-                settled += count;
-                assert_eq!(count as usize, live_and_sure, "{}, {group:?}", rules.label());
-                for (p, &w) in want.iter().enumerate() {
-                    let label = || format!("{}, {group:?}, position {p}", rules.label());
-                    if g.kind[p] != SURE {
-                        assert!(w == 0 || g.kind[p] == FIXED, "{}", label());
-                        continue;
-                    }
-                    assert_ne!(w, 0, "{}", label());
-                    for node in [p, n + p] {
-                        assert_eq!(g.val[node], f64::from(w), "{}", label());
-                        assert_eq!((g.next[node], g.mode[node] & !HAS_KIDS), (NONE, 0), "{}", label());
-                    }
+        ];
+        six_groups(&variants, |rules, group, mut g| {
+            let want = sure_by_sweeps(&g);
+            let n = g.n;
+            let live_and_sure = (0..n).filter(|&p| g.kind[p] == LIVE && want[p] != 0).count();
+            let count = g.settle();
+            settled += count;
+            assert_eq!(count as usize, live_and_sure, "{}, {group:?}", rules.label());
+            for (p, &w) in want.iter().enumerate() {
+                let label = || format!("{}, {group:?}, position {p}", rules.label());
+                if g.kind[p] != SURE {
+                    assert!(w == 0 || g.kind[p] == FIXED, "{}", label());
+                    continue;
+                }
+                assert_ne!(w, 0, "{}", label());
+                for node in [p, n + p] {
+                    assert_eq!(g.val[node], f64::from(w), "{}", label());
+                    assert_eq!((g.next[node], g.mode[node] & !HAS_KIDS), (NONE, 0), "{}", label());
                 }
             }
-        }
+        });
         assert!(settled > 1000, "{settled}");
     }
 
