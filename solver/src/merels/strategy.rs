@@ -1354,10 +1354,10 @@ impl<'a> Group<'a> {
 
     /// Hints the cache to fetch what is read of the in-group parents of the
     /// nodes in `list` a few places after `i`: the bounds of their lists,
-    /// the lists, and the entries of `arr` for each parent, by node on the
-    /// other side (`by_node`) or by position (each stage a step nearer).
+    /// the lists, and what `each(side, p)` asks for each parent `p` of a
+    /// node of `side` (each stage a step nearer).
     #[inline]
-    fn prefetch_parents<T>(&self, list: &[u32], i: usize, arr: &[T], by_node: bool) {
+    fn prefetch_parents_with(&self, list: &[u32], i: usize, each: impl Fn(usize, usize)) {
         if self.moves == Moves::Generated {
             return;
         }
@@ -1372,9 +1372,71 @@ impl<'a> Group<'a> {
         }
         if let Some(&z) = list.get(i + PREFETCH_AHEAD) {
             let (side, c) = self.side_of(z as usize);
-            let base = if by_node { (1 - side) * self.n } else { 0 };
             for &p in self.parents(c).iter() {
-                prefetch(&arr[base + p as usize]);
+                each(side, p as usize);
+            }
+        }
+    }
+
+    /// [`Group::prefetch_parents_with`] the entry of `arr` for each parent,
+    /// by node on the other side (`by_node`) or by position.
+    #[inline]
+    fn prefetch_parents<T>(&self, list: &[u32], i: usize, arr: &[T], by_node: bool) {
+        let n = self.n;
+        self.prefetch_parents_with(list, i, |side, p| prefetch(&arr[if by_node { (1 - side) * n } else { 0 } + p]));
+    }
+
+    /// Hints the cache to fetch what the search backwards along the
+    /// strategies ([`Group::movers_into`]) reads of the parents of the nodes
+    /// in `list` a few places after `i`: each one's successor, and a stage
+    /// later, for those that move into the node, its mark and choice bits.
+    #[inline]
+    fn prefetch_movers<M>(&self, list: &[u32], i: usize, mark: &[M]) {
+        self.prefetch_parents(list, i, &self.next, true);
+        if self.moves == Moves::Stored
+            && let Some(&z) = list.get(i + PREFETCH_AHEAD / 2)
+        {
+            let (side, c) = self.side_of(z as usize);
+            let other = (1 - side) * self.n;
+            for &p in self.parents(c).iter() {
+                let g = other + p as usize;
+                if self.next[g] == c as u32 {
+                    prefetch(&mark[g]);
+                    prefetch(&self.mode[g]);
+                }
+            }
+        }
+    }
+
+    /// Hints the cache to fetch what [`Group::changed`] reads of the
+    /// parents of the nodes in `list` a few places after `i`: their flags
+    /// and, where a changed value lists only the parents it can switch,
+    /// their choices and exits, and a stage later the value of each one's
+    /// in-group choice.
+    #[inline]
+    fn prefetch_changed(&self, list: &[u32], i: usize) {
+        let n = self.n;
+        if !self.filters_parents() {
+            self.prefetch_parents(list, i, &self.flag, false);
+            return;
+        }
+        self.prefetch_parents_with(list, i, |side, p| {
+            let g = (1 - side) * n + p;
+            prefetch(&self.flag[p]);
+            prefetch(&self.next[g]);
+            prefetch(&self.mode[g]);
+            prefetch(&self.en[p]);
+            prefetch(&self.es[p]);
+        });
+        if self.moves == Moves::Stored
+            && let Some(&z) = list.get(i + PREFETCH_AHEAD / 2)
+        {
+            let (side, c) = self.side_of(z as usize);
+            for &p in self.parents(c).iter() {
+                let cur = self.next[(1 - side) * n + p as usize];
+                if cur != NONE {
+                    prefetch(&self.val[side * n + cur as usize]);
+                }
             }
         }
     }
@@ -1389,6 +1451,20 @@ impl<'a> Group<'a> {
                 prefetch(&arr[c as usize]);
             }
         }
+    }
+
+    /// Hints the cache to fetch what following the strategies reads at node
+    /// `g` (its mark, choice, exits and value) all at once, before the walk
+    /// comes to it.
+    #[inline]
+    fn prefetch_node<M, V>(&self, g: usize, mark: &[M], val: &[V]) {
+        let p = self.side_of(g).1;
+        prefetch(&mark[g]);
+        prefetch(&self.mode[g]);
+        prefetch(&self.next[g]);
+        prefetch(&self.en[p]);
+        prefetch(&self.es[p]);
+        prefetch(&val[g]);
     }
 
     /// Whether node `g`'s strategy moves on to its in-group successor after
@@ -1459,7 +1535,7 @@ impl<'a> Group<'a> {
             let hi = nodes.len();
             if hi - lo < PARALLEL_LEVEL {
                 for i in lo..hi {
-                    self.prefetch_parents(&nodes, i, &self.next, true);
+                    self.prefetch_movers(&nodes, i, marks);
                     self.movers_into(nodes[i] as usize, marks, &mut nodes);
                 }
             } else {
@@ -1472,7 +1548,7 @@ impl<'a> Group<'a> {
                     level[at..].par_chunks(CHUNK).zip(parts[..chunks].par_iter_mut()).for_each(|(ys, [out, _])| {
                         out.clear();
                         for (i, &y) in ys.iter().enumerate() {
-                            self.prefetch_parents(ys, i, &self.next, true);
+                            self.prefetch_movers(ys, i, marks);
                             self.movers_into(y as usize, marks, out);
                         }
                     });
@@ -1540,10 +1616,7 @@ impl<'a> Group<'a> {
             if nodes.len() < PARALLEL_LEVEL {
                 let mut dirty = std::mem::take(&mut self.dirty);
                 for (i, (&g, &o)) in nodes.iter().zip(&old).enumerate() {
-                    self.prefetch_parents(&nodes, i, &self.flag, false);
-                    if self.filters_parents() {
-                        self.prefetch_parents(&nodes, i, &self.next, true);
-                    }
+                    self.prefetch_changed(&nodes, i);
                     if self.val[g as usize].to_bits() != o.to_bits() {
                         self.changed(g as usize, o, &mut dirty);
                     }
@@ -1560,10 +1633,7 @@ impl<'a> Group<'a> {
                             out[FIRST].clear();
                             out[SECOND].clear();
                             for (i, (&g, &o)) in ns.iter().zip(os).enumerate() {
-                                this.prefetch_parents(ns, i, &this.flag, false);
-                                if this.filters_parents() {
-                                    this.prefetch_parents(ns, i, &this.next, true);
-                                }
+                                this.prefetch_changed(ns, i);
                                 if this.val[g as usize].to_bits() != o.to_bits() {
                                     this.changed(g as usize, o, out);
                                 }
@@ -1723,6 +1793,7 @@ impl<'a> Group<'a> {
             }
             path.push((x as u32, a, self.stay(b)));
             x = self.succ(x);
+            self.prefetch_node(x, marks, vals.0);
         }
         for &(p, a, w) in path.iter().rev() {
             let p = p as usize;
@@ -1765,6 +1836,7 @@ impl<'a> Group<'a> {
             mark[x] = ON_PATH;
             path.push((x as u32, a, self.stay(b)));
             x = self.succ(x);
+            self.prefetch_node(x, mark, val);
         }
         for &(p, a, w) in path.iter().rev() {
             let p = p as usize;
