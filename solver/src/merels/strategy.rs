@@ -142,7 +142,7 @@
 //! lists hold them, so that the iteration takes the same path and writes
 //! the same bits, in about twice the time.
 
-use engine::merels::{Action, Blocked, Rules, State, Throw};
+use engine::merels::{Action, Blocked, PointSet, Rules, State, Throw};
 use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
@@ -332,7 +332,9 @@ impl Stats {
 pub const FIRST: usize = 0;
 
 /// One position as built: kind, exits and first strategy (its in-group
-/// children go to the group's lists).
+/// children go to the group's lists), its class where the group's positions
+/// may fall in two (see [`Group::class_of`]), and whether every in-group
+/// child is of the other class.
 #[derive(Clone, Copy)]
 struct Built {
     kind: u8,
@@ -340,6 +342,8 @@ struct Built {
     es: u32,
     next: u32,
     mode: u8,
+    second: bool,
+    crosses: bool,
 }
 pub const SECOND: usize = 1;
 
@@ -352,6 +356,7 @@ struct Rows {
     es: Vec<u32>,
     next: Vec<u32>,
     mode: Vec<u8>,
+    class: Vec<u64>,
 }
 
 impl Rows {
@@ -363,34 +368,52 @@ impl Rows {
             es: take(&mut g.es),
             next: take(&mut g.next),
             mode: take(&mut g.mode),
+            class: take(&mut g.class),
         }
     }
 
     fn restore(self, g: &mut Group) {
         (g.kind, g.en, g.es, g.next, g.mode) = (self.kind, self.en, self.es, self.next, self.mode);
+        g.class = self.class;
     }
 
-    /// Position `p`'s record from `row(state, p)` into its place,
+    /// Position `p`'s record from `row(state, p)` into its place (its
+    /// class as a bit of the second class, for a live position),
     /// `BUILD_BLOCK` positions at a time in parallel, each block with a
     /// state of its own from `init` (and reported to `obs` as it begins).
+    /// Returns whether every live position's in-group children are of the
+    /// other class.
     fn fill<S>(
         &mut self,
         obs: &dyn Observer,
         init: impl Fn() -> S + Sync,
         row: impl Fn(&mut S, usize) -> Built + Sync,
-    ) {
+    ) -> bool {
         const B: usize = BUILD_BLOCK;
+        const { assert!(B % 64 == 0) };
         let per_node = self.next.par_chunks_mut(B).zip(self.mode.par_chunks_mut(B));
         let per_position = self.kind.par_chunks_mut(B).zip(self.en.par_chunks_mut(B)).zip(self.es.par_chunks_mut(B));
-        per_position.zip(per_node).enumerate().for_each(|(b, (((kind, en), es), (next, mode)))| {
-            obs.advance(kind.len() as u64);
-            let mut state = init();
-            for j in 0..kind.len() {
-                let r = row(&mut state, b * B + j);
-                (kind[j], en[j], es[j]) = (r.kind, r.en, r.es);
-                (next[j], mode[j]) = (r.next, r.mode);
-            }
-        });
+        let classes = self.class.par_chunks_mut(B / 64);
+        per_position
+            .zip(per_node)
+            .zip(classes)
+            .enumerate()
+            .map(|(b, ((((kind, en), es), (next, mode)), class))| {
+                obs.advance(kind.len() as u64);
+                let mut state = init();
+                let mut crosses = true;
+                for j in 0..kind.len() {
+                    let r = row(&mut state, b * B + j);
+                    (kind[j], en[j], es[j]) = (r.kind, r.en, r.es);
+                    (next[j], mode[j]) = (r.next, r.mode);
+                    if r.kind == LIVE {
+                        class[j / 64] |= u64::from(r.second) << (j % 64);
+                        crosses &= r.crosses;
+                    }
+                }
+                crosses
+            })
+            .reduce(|| true, |a, b| a && b)
     }
 }
 
@@ -498,6 +521,8 @@ pub struct Group<'a> {
     /// class and the second player in the others.
     play: Play,
     class: Vec<u64>,
+    /// How the group's positions may fall in two such classes, if they can.
+    classes: Option<Classes>,
     /// The first player's values as the tables store them, once the
     /// iteration is over (the values then give way to them).
     codes: Vec<u32>,
@@ -523,6 +548,17 @@ enum Block<'l> {
 #[inline]
 fn in_class(class: &[u64], p: usize) -> bool {
     class[p / 64] >> (p % 64) & 1 == 1
+}
+
+/// How the positions of a group may fall in two classes with every in-group
+/// step leading from one to the other (see [`Group::two_classes`]).
+#[derive(Clone, Copy)]
+enum Classes {
+    /// A sector and its mirror.
+    Sectors,
+    /// In a group of one sector, the positions with an odd number of men on
+    /// these points (of one colour) and the others.
+    Colour(PointSet),
 }
 
 /// The copies of a group's game in play.
@@ -562,6 +598,10 @@ impl<'a> Group<'a> {
         assert!(all < NONE as usize, "a group of {all} positions is too big for 32-bit ids");
         let n = members.as_ref().map_or(all, |m| m.len());
         let w_s = rules.special_72 as u32;
+        let classes = match ix.len() {
+            2 => Some(Classes::Sectors),
+            _ => rules.board.two_colours().map(Classes::Colour),
+        };
         let mut g = Group {
             rules,
             ix,
@@ -596,7 +636,8 @@ impl<'a> Group<'a> {
             rank: Ranks::default(),
             stats: Stats::default(),
             play: Play::Both,
-            class: Vec::new(),
+            class: vec![0; n.div_ceil(64)],
+            classes,
             codes: Vec::new(),
             idle_hold: None,
         };
@@ -607,7 +648,7 @@ impl<'a> Group<'a> {
         // one half of them), a block at a time in parallel.
         let mut rows = Rows::take(&mut g);
         let this = &g;
-        let kids = match moves {
+        let (kids, closed) = match moves {
             Moves::Stored => {
                 let (kids, built) = Lists::build_with(
                     n,
@@ -615,12 +656,12 @@ impl<'a> Group<'a> {
                     |cur, id, kids| this.build(known, lower, cur, id, kids),
                     obs,
                 );
-                rows.fill(&Silent, || (), |_, p| built[p]);
-                kids
+                let closed = rows.fill(&Silent, || (), |_, p| built[p]);
+                (kids, closed)
             }
             // Without the lists: no record of a position beside the arrays.
             Moves::Generated => {
-                rows.fill(
+                let closed = rows.fill(
                     obs,
                     || (GroupCursor::default(), Vec::new()),
                     |(cur, kids), p| {
@@ -629,7 +670,7 @@ impl<'a> Group<'a> {
                         b
                     },
                 );
-                Lists::default()
+                (Lists::default(), closed)
             }
         };
         rows.restore(&mut g);
@@ -639,19 +680,19 @@ impl<'a> Group<'a> {
             g.parents = kids.reverse(n, |&c| c as usize);
             g.kids = kids;
         }
-        let reversed = t.elapsed().as_secs_f64();
-        let classes = g.two_classes();
+        let classes = g.classes.is_some() && closed;
+        #[cfg(test)]
+        assert_eq!(classes.then_some(&g.class), g.two_classes().as_ref(), "the build's classes");
         if std::env::var_os("LUDUS_TRACE").is_some() {
             eprintln!(
-                "exits and children {built:.2} s, parents {:.2} s, two classes ({}) {:.2} s",
-                reversed - built,
-                classes.is_some(),
-                t.elapsed().as_secs_f64() - reversed
+                "exits and children {built:.2} s, parents {:.2} s, two classes: {classes}",
+                t.elapsed().as_secs_f64() - built
             );
         }
-        if let Some(class) = classes {
-            g.class = class;
+        if classes {
             g.play = Play::First;
+        } else {
+            g.class = Vec::new();
         }
         g.mark_all_dirty();
         g
@@ -778,6 +819,11 @@ impl<'a> Group<'a> {
     /// number of men on the points of one colour. Every in-group step is
     /// checked: men that fly, or a blocked player's pass, can join two
     /// positions of one class, and then there are none.
+    ///
+    /// (The build finds them as it goes, [`Group::class_of`]; this is its
+    /// plain twin for the tests, from each position's state and the lists
+    /// of children.)
+    #[cfg(test)]
     fn two_classes(&self) -> Option<Vec<u64>> {
         let n = self.n;
         let colour = match self.ix.len() {
@@ -1095,11 +1141,17 @@ impl<'a> Group<'a> {
         id: usize,
         kids: &mut Vec<u32>,
     ) -> Built {
-        let empty = |kind| Built { kind, en: NONE, es: NONE, next: NONE, mode: 0 };
+        let empty = |kind| Built { kind, en: NONE, es: NONE, next: NONE, mode: 0, second: false, crosses: true };
         let Some(st) = self.state(id, cursor) else { return empty(UNUSED) };
         if self.rules.lost(&st) {
             return empty(FIXED);
         }
+        let own_slot = match self.classes {
+            Some(Classes::Sectors) => place(&self.base, self.group_index(id)).0,
+            _ => 0,
+        };
+        let second = self.class_of(&st, own_slot);
+        let mut crosses = true;
         let from = kids.len();
         let (mut en, mut leap) = (NONE, NONE);
         let (mut normal_any, mut special_any) = (false, false);
@@ -1111,7 +1163,10 @@ impl<'a> Group<'a> {
             normal_any |= !is_leap;
             let (here, code) = match inside {
                 Some((slot, i)) => match self.member(slot, i) {
-                    Some(c) => (Some(c), NONE),
+                    Some(c) => {
+                        crosses &= self.class_of(child, slot) != second;
+                        (Some(c), NONE)
+                    }
                     None => {
                         let code = lower.map_or(CODE_UNUSED, |o| o.code(self.base[slot] + i));
                         assert_ne!(code, CODE_UNUSED, "a step leads to a part of the group solved later");
@@ -1182,7 +1237,23 @@ impl<'a> Group<'a> {
             }
         }
         kids.truncate(last);
-        Built { kind: LIVE, en, es, next, mode }
+        Built { kind: LIVE, en, es, next, mode, second, crosses }
+    }
+
+    /// Whether `st`, a live position of the group's sector in `slot`, is of
+    /// the second class where the group's positions may fall in two (see
+    /// [`Group::two_classes`]). A child's class follows from its state as
+    /// generated: a symmetry of the board maps the points of one colour to
+    /// those of one colour, and in a group of one sector both sides have as
+    /// many men, so the men on either colour are even or odd together and
+    /// every state of a position has the indexed one's class.
+    #[inline]
+    fn class_of(&self, st: &State, slot: usize) -> bool {
+        match self.classes {
+            Some(Classes::Sectors) => slot == 1,
+            Some(Classes::Colour(one)) => ((st.own.0 | st.other.0) & one.0).count_ones() % 2 == 1,
+            None => false,
+        }
     }
 
     /// Calls `f` with every move of the side to move in `st` after a
