@@ -352,8 +352,7 @@ pub const SECOND: usize = 1;
 /// alike: [`Group::make_nodes`] makes the other).
 struct Rows {
     kind: Vec<u8>,
-    en: Vec<u32>,
-    es: Vec<u32>,
+    exits: Vec<[u32; 2]>,
     next: Vec<u32>,
     mode: Vec<u8>,
     class: Vec<u64>,
@@ -364,8 +363,7 @@ impl Rows {
         use std::mem::take;
         Rows {
             kind: take(&mut g.kind),
-            en: take(&mut g.en),
-            es: take(&mut g.es),
+            exits: take(&mut g.exits),
             next: take(&mut g.next),
             mode: take(&mut g.mode),
             class: take(&mut g.class),
@@ -373,7 +371,7 @@ impl Rows {
     }
 
     fn restore(self, g: &mut Group) {
-        (g.kind, g.en, g.es, g.next, g.mode) = (self.kind, self.en, self.es, self.next, self.mode);
+        (g.kind, g.exits, g.next, g.mode) = (self.kind, self.exits, self.next, self.mode);
         g.class = self.class;
     }
 
@@ -392,19 +390,19 @@ impl Rows {
         const B: usize = BUILD_BLOCK;
         const { assert!(B % 64 == 0) };
         let per_node = self.next.par_chunks_mut(B).zip(self.mode.par_chunks_mut(B));
-        let per_position = self.kind.par_chunks_mut(B).zip(self.en.par_chunks_mut(B)).zip(self.es.par_chunks_mut(B));
+        let per_position = self.kind.par_chunks_mut(B).zip(self.exits.par_chunks_mut(B));
         let classes = self.class.par_chunks_mut(B / 64);
         per_position
             .zip(per_node)
             .zip(classes)
             .enumerate()
-            .map(|(b, ((((kind, en), es), (next, mode)), class))| {
+            .map(|(b, (((kind, exits), (next, mode)), class))| {
                 obs.advance(kind.len() as u64);
                 let mut state = init();
                 let mut crosses = true;
                 for j in 0..kind.len() {
                     let r = row(&mut state, b * B + j);
-                    (kind[j], en[j], es[j]) = (r.kind, r.en, r.es);
+                    (kind[j], exits[j]) = (r.kind, [r.en, r.es]);
                     (next[j], mode[j]) = (r.next, r.mode);
                     if r.kind == LIVE {
                         class[j / 64] |= u64::from(r.second) << (j % 64);
@@ -463,8 +461,7 @@ pub struct Group<'a> {
     n: usize,
     kind: Vec<u8>,
     /// Best exit codes for the side to move after a normal / special throw.
-    en: Vec<u32>,
-    es: Vec<u32>,
+    exits: Vec<[u32; 2]>,
     /// In-group children of each position, and in-group parents (empty
     /// lists where they are generated).
     moves: Moves,
@@ -609,8 +606,7 @@ impl<'a> Group<'a> {
             members,
             n,
             kind: vec![UNUSED; n],
-            en: vec![NONE; n],
-            es: vec![NONE; n],
+            exits: vec![[NONE; 2]; n],
             moves,
             kids: Lists::default(),
             parents: Lists::default(),
@@ -730,9 +726,9 @@ impl<'a> Group<'a> {
         let n = self.n;
         let x = exit_value;
         let (wn, ws) = (self.w_n, self.w_s);
-        let (kind, en, es) = (&self.kind, &self.en, &self.es);
-        let exits_win = |p: usize| (wn == 0 || x(en[p]) >= 1.0) && (ws == 0 || x(es[p]) >= 1.0);
-        let exits_lose = |p: usize| (wn == 0 || x(en[p]) <= -1.0) && (ws == 0 || x(es[p]) <= -1.0);
+        let (kind, exits) = (&self.kind, &self.exits);
+        let exits_win = |p: usize| (wn == 0 || x(exits[p][0]) >= 1.0) && (ws == 0 || x(exits[p][1]) >= 1.0);
+        let exits_lose = |p: usize| (wn == 0 || x(exits[p][0]) <= -1.0) && (ws == 0 || x(exits[p][1]) <= -1.0);
         // Children not yet known to be sure wins for the other side (a
         // position has at most a few dozen, each listed once).
         let waiting: Vec<AtomicU8> = (0..n)
@@ -913,7 +909,7 @@ impl<'a> Group<'a> {
         // (the children are read from the group).
         let (mut mode, mut next) = (std::mem::take(&mut self.mode), std::mem::take(&mut self.next));
         let this = &*self;
-        let (kind, en, es) = (&this.kind, &this.en, &this.es);
+        let kind = &this.kind;
         let class = &this.class;
         // Both nodes of a position now hold the first copy's value.
         let val = |p: usize| this.stored_value(p);
@@ -938,7 +934,7 @@ impl<'a> Group<'a> {
             // The side ahead takes an exit as good as staying; the other
             // stays where staying is as good.
             let mut mode = HAS_KIDS;
-            for (bit, e) in [(STAY_N, en[p]), (STAY_S, es[p])] {
+            for (bit, e) in [(STAY_N, this.en(p)), (STAY_S, this.es(p))] {
                 if (ahead && m > x(e) + TIE) || (!ahead && m >= x(e) - TIE) {
                     mode |= bit;
                 }
@@ -1094,12 +1090,25 @@ impl<'a> Group<'a> {
             if stays { -self.lambda * self.val[(1 - side) * self.n + cur as usize] } else { f64::NEG_INFINITY };
         // An exit is read only after a throw where the node leaves (its
         // choice is the child otherwise).
-        let now_n = if m & STAY_N != 0 { cur_in } else { x(self.en[p]) };
+        let now_n = if m & STAY_N != 0 { cur_in } else { x(self.en(p)) };
         if w > now_n + TOL {
             return true;
         }
-        let now_s = if m & STAY_S != 0 { cur_in } else { x(self.es[p]) };
+        let now_s = if m & STAY_S != 0 { cur_in } else { x(self.es(p)) };
         w > now_s + TOL
+    }
+
+    /// The best exit's code after a normal throw at position `p` (`NONE`:
+    /// none).
+    #[inline]
+    fn en(&self, p: usize) -> u32 {
+        self.exits[p][0]
+    }
+
+    /// The best exit's code after a special throw at position `p`.
+    #[inline]
+    fn es(&self, p: usize) -> u32 {
+        self.exits[p][1]
     }
 
     /// Positions of the group (unused indices included).
@@ -1388,12 +1397,12 @@ impl<'a> Group<'a> {
         if m & STAY_N != 0 {
             b += self.w_n;
         } else if self.w_n > 0 {
-            a += self.w_n as f64 * from_code(self.en[p]);
+            a += self.w_n as f64 * from_code(self.en(p));
         }
         if m & STAY_S != 0 {
             b += self.w_s;
         } else if self.w_s > 0 {
-            a += self.w_s as f64 * from_code(self.es[p]);
+            a += self.w_s as f64 * from_code(self.es(p));
         }
         (a / 72.0, b)
     }
@@ -1496,8 +1505,7 @@ impl<'a> Group<'a> {
             prefetch(&self.flag[p]);
             prefetch(&self.next[g]);
             prefetch(&self.mode[g]);
-            prefetch(&self.en[p]);
-            prefetch(&self.es[p]);
+            prefetch(&self.exits[p]);
         });
         if self.moves == Moves::Stored
             && let Some(&z) = list.get(i + PREFETCH_AHEAD / 2)
@@ -1533,8 +1541,7 @@ impl<'a> Group<'a> {
         prefetch(&mark[g]);
         prefetch(&self.mode[g]);
         prefetch(&self.next[g]);
-        prefetch(&self.en[p]);
-        prefetch(&self.es[p]);
+        prefetch(&self.exits[p]);
         prefetch(&val[g]);
     }
 
@@ -2112,7 +2119,7 @@ impl<'a> Group<'a> {
         let n = self.n;
         let g = side * n + p;
         let kids_val = &self.val[(1 - side) * n..(2 - side) * n];
-        let (lambda, en, es) = (self.lambda, self.en[p], self.es[p]);
+        let (lambda, [en, es]) = (self.lambda, self.exits[p]);
         let x = exit_value;
         let (md, cur) = (self.mode[g], self.next[g]);
         let (mut best, mut arg) = (if cur == NONE { f64::NEG_INFINITY } else { -lambda * kids_val[cur as usize] }, cur);
@@ -2315,8 +2322,9 @@ impl<'a> Group<'a> {
                         return None;
                     }
                     let m = self.kids(i).iter().map(|&c| -val(c as usize)).fold(f64::NEG_INFINITY, f64::max);
-                    let exit_ties = (wn > 0 && x(self.en[i]) >= m - TIE) || (ws > 0 && x(self.es[i]) >= m - TIE);
-                    let can_stay = (wn == 0 || m >= x(self.en[i]) - TIE) && (ws == 0 || m >= x(self.es[i]) - TIE);
+                    let [en, es] = self.exits[i].map(x);
+                    let exit_ties = (wn > 0 && en >= m - TIE) || (ws > 0 && es >= m - TIE);
+                    let can_stay = (wn == 0 || m >= en - TIE) && (ws == 0 || m >= es - TIE);
                     (if v > 0.0 { !exit_ties } else { can_stay }).then_some(i as u32)
                 })
             })
@@ -2471,7 +2479,7 @@ impl<'a> Group<'a> {
                             ml = ml.max(-ch as f64);
                             mh = mh.max(-cl as f64);
                         }
-                        let (en, es) = (x(this.en[p]), x(this.es[p]));
+                        let [en, es] = this.exits[p].map(x);
                         let f = |m: f64| {
                             let mut t = 0.0;
                             if wn > 0.0 {
@@ -3616,8 +3624,8 @@ mod tests {
             let best = g.kids(p).iter().map(|&c| -val(c as usize)).fold(f64::NEG_INFINITY, f64::max);
             let ties = |w: u32, e: u32| w > 0 && x(e) >= best - TIE;
             let stays = |w: u32, e: u32| w == 0 || best >= x(e) - TIE;
-            let exit_ties = ties(g.w_n, g.en[p]) || ties(g.w_s, g.es[p]);
-            let can_stay = stays(g.w_n, g.en[p]) && stays(g.w_s, g.es[p]);
+            let exit_ties = ties(g.w_n, g.en(p)) || ties(g.w_s, g.es(p));
+            let can_stay = stays(g.w_n, g.en(p)) && stays(g.w_s, g.es(p));
             if (v > 0.0 && !exit_ties) || (v < 0.0 && can_stay) {
                 cand.push(p);
             }
@@ -3707,10 +3715,10 @@ mod tests {
                 }
                 let kids = g.kids(p);
                 let wins = kids.iter().any(|&c| sure[c as usize] == -1)
-                    || (weighs(g.w_n, g.en[p], 1.0) && weighs(g.w_s, g.es[p], 1.0));
+                    || (weighs(g.w_n, g.en(p), 1.0) && weighs(g.w_s, g.es(p), 1.0));
                 let loses = kids.iter().all(|&c| sure[c as usize] == 1)
-                    && (g.w_n == 0 || g.en[p] == NONE || exit_value(g.en[p]) == -1.0)
-                    && (g.w_s == 0 || g.es[p] == NONE || exit_value(g.es[p]) == -1.0);
+                    && (g.w_n == 0 || g.en(p) == NONE || exit_value(g.en(p)) == -1.0)
+                    && (g.w_s == 0 || g.es(p) == NONE || exit_value(g.es(p)) == -1.0);
                 if wins || loses {
                     sure[p] = if wins { 1 } else { -1 };
                     changed = true;
