@@ -2368,36 +2368,48 @@ impl<'a> Group<'a> {
         // children, found by both threads at once: the side ahead takes the
         // first layer that reaches it, the side behind the layer after its
         // last child's (the ranks of a breadth-first search).
+        // (`Vec<u32>` to `Vec<AtomicU32>` and back in place: same layout.)
+        // A layer is kept as the finds of the batches of the layer before,
+        // so that beside the two layers only one batch's are gathered at a
+        // time.
+        const BATCH: usize = 1 << 16;
         let rank: Vec<AtomicU32> = rank.into_iter().map(AtomicU32::new).collect();
-        let mut layer: Vec<u32> = (0..m as u32).filter(|&j| rank[j as usize].load(Relaxed) == 1).collect();
+        let mut layer: Vec<Vec<u32>> = vec![(0..m as u32).filter(|&j| rank[j as usize].load(Relaxed) == 1).collect()];
         let mut next = 2;
         while !layer.is_empty() {
-            layer = layer
-                .par_iter()
-                .with_min_len(64)
-                .flat_map_iter(|&c| {
-                    let child = ids[c as usize] as usize;
-                    let mut reached = SmallVec::<[u32; 16]>::new();
-                    for &q in self.parents(child).iter() {
-                        let Some(p) = slot.slot(q) else { continue };
-                        if !equally_good(child, val(q as usize)) {
-                            continue;
+            let mut reached: Vec<Vec<u32>> = Vec::new();
+            for batch in layer.iter().flat_map(|part| part.chunks(BATCH)) {
+                let found: Vec<u32> = batch
+                    .par_iter()
+                    .with_min_len(64)
+                    .flat_map_iter(|&c| {
+                        let child = ids[c as usize] as usize;
+                        let mut reached = SmallVec::<[u32; 16]>::new();
+                        for &q in self.parents(child).iter() {
+                            let Some(p) = slot.slot(q) else { continue };
+                            if !equally_good(child, val(q as usize)) {
+                                continue;
+                            }
+                            // The side ahead ranked by the first child to
+                            // reach it, the side behind by its last.
+                            let was = rank[p as usize].fetch_update(Relaxed, Relaxed, |r| match r {
+                                UNRANKED => Some(next),
+                                r if r == WAITING | 1 => Some(next),
+                                r if r & WAITING != 0 => Some(r - 1),
+                                _ => None,
+                            });
+                            if was.is_ok_and(|r| r == UNRANKED || r == WAITING | 1) {
+                                reached.push(p);
+                            }
                         }
-                        // The side ahead ranked by the first child to
-                        // reach it, the side behind by its last.
-                        let was = rank[p as usize].fetch_update(Relaxed, Relaxed, |r| match r {
-                            UNRANKED => Some(next),
-                            r if r == WAITING | 1 => Some(next),
-                            r if r & WAITING != 0 => Some(r - 1),
-                            _ => None,
-                        });
-                        if was.is_ok_and(|r| r == UNRANKED || r == WAITING | 1) {
-                            reached.push(p);
-                        }
-                    }
-                    reached
-                })
-                .collect();
+                        reached
+                    })
+                    .collect();
+                if !found.is_empty() {
+                    reached.push(found);
+                }
+            }
+            layer = reached;
             next += 1;
         }
         let mut rank: Vec<u32> = rank.into_iter().map(AtomicU32::into_inner).collect();
