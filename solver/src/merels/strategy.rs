@@ -2282,16 +2282,37 @@ impl<'a> Group<'a> {
     /// position `p < n`, the first player's.
     #[inline]
     fn stored_value(&self, g: usize) -> f64 {
-        if self.val.is_empty() { from_code(self.codes[g]) } else { from_code(to_code(self.val[g])) }
+        match self.values() {
+            Ok(val) => from_code(to_code(val[g])),
+            Err(codes) => from_code(codes[g]),
+        }
+    }
+
+    /// Hints the cache to fetch what [`Group::stored_value`] reads of node
+    /// `g`.
+    #[inline]
+    fn prefetch_stored(&self, g: usize) {
+        match self.values() {
+            Ok(val) => prefetch(&val[g]),
+            Err(codes) => prefetch(&codes[g]),
+        }
+    }
+
+    /// The nodes' values during the iteration, or, once it is over, the
+    /// first player's codes that take their place.
+    #[inline]
+    fn values(&self) -> Result<&[f64], &[u32]> {
+        if self.val.is_empty() { Err(&self.codes) } else { Ok(&self.val) }
     }
 
     /// [`Group::rank_progress`] of the positions' values held by the nodes
     /// `node(p)` (read on the grid of the stored values where they are
     /// needed, the children's fetched ahead where the lists are stored,
-    /// rather than copied): besides the group's arrays the ranking holds
-    /// about 12 bytes per candidate (its position, its rank and its place
-    /// in the queue) and the set of the candidates; a ranked candidate's
-    /// parents among them are found from the in-group parents.
+    /// rather than copied): besides the group's arrays the ranking holds 8
+    /// bytes per candidate (its position and its rank), 4 for each in the
+    /// two layers of the breadth-first search at hand (together at most
+    /// every candidate once) and the set of the candidates; a ranked
+    /// candidate's parents among them are found from the in-group parents.
     fn rank_progress_of(&self, node: &(impl Fn(usize) -> usize + Sync)) -> Ranked {
         let n = self.n;
         let x = exit_value;
@@ -2301,12 +2322,7 @@ impl<'a> Group<'a> {
         let fetch = |p: usize| {
             if self.moves == Moves::Stored && p < n {
                 for &c in self.kids.get(p) {
-                    let g = node(c as usize);
-                    if self.val.is_empty() {
-                        prefetch(&self.codes[g]);
-                    } else {
-                        prefetch(&self.val[g]);
-                    }
+                    self.prefetch_stored(node(c as usize));
                 }
             }
         };
