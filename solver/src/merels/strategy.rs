@@ -2019,12 +2019,10 @@ impl<'a> Group<'a> {
         let this = &*self;
         let kids_val = &this.val[(1 - side) * n..(2 - side) * n];
         // Each task's new choices where they change, in order.
-        let look = |p: usize, out: &mut Vec<Pick>, worst: &mut f64, slack: &mut f64| {
+        let examined = |p: usize| this.kind[p] == LIVE && this.mode[side * n + p] & HAS_KIDS != 0;
+        let look = |p: usize, kids: &[u32], out: &mut Vec<Pick>, worst: &mut f64, slack: &mut f64| {
             let g = side * n + p;
-            if this.kind[p] != LIVE || this.mode[g] & HAS_KIDS == 0 {
-                return;
-            }
-            let (m, next, gain, short) = this.examine(side, p);
+            let (m, next, gain, short) = this.examine_with(side, p, kids);
             *worst = worst.max(gain);
             *slack = slack.max(short);
             if m != this.mode[g] || next != this.next[g] {
@@ -2033,13 +2031,44 @@ impl<'a> Group<'a> {
         };
         let examine_list = |ps: &[u32], out: &mut Vec<Pick>| {
             let (mut worst, mut slack) = (0f64, 0f64);
-            for (i, &p) in ps.iter().enumerate() {
-                // The children's values of a position a few places on are
-                // fetched while this one is examined.
-                if let Some(&q) = ps.get(i + PREFETCH_AHEAD) {
-                    this.prefetch_kids(q as usize, kids_val);
+            match this.moves {
+                Moves::Stored => {
+                    for (i, &p) in ps.iter().enumerate() {
+                        // The children's values of a position a few places
+                        // on are fetched while this one is examined.
+                        if let Some(&q) = ps.get(i + PREFETCH_AHEAD) {
+                            this.prefetch_kids(q as usize, kids_val);
+                        }
+                        if examined(p as usize) {
+                            look(p as usize, this.kids.get(p as usize), out, &mut worst, &mut slack);
+                        }
+                    }
                 }
-                look(p as usize, out, &mut worst, &mut slack);
+                Moves::Generated => {
+                    // The children of the positions a few places on are
+                    // generated, and their values fetched, while this one is
+                    // examined (a ring of their lists).
+                    let mut ring: [SmallVec<[u32; 64]>; PREFETCH_AHEAD] = Default::default();
+                    let make = |q: usize| {
+                        let kids = if examined(q) { this.make_kids(q) } else { SmallVec::new() };
+                        for &c in &kids {
+                            prefetch(&kids_val[c as usize]);
+                        }
+                        kids
+                    };
+                    for (slot, &q) in ring.iter_mut().zip(ps) {
+                        *slot = make(q as usize);
+                    }
+                    for (i, &p) in ps.iter().enumerate() {
+                        let kids = std::mem::take(&mut ring[i % PREFETCH_AHEAD]);
+                        if let Some(&q) = ps.get(i + PREFETCH_AHEAD) {
+                            ring[i % PREFETCH_AHEAD] = make(q as usize);
+                        }
+                        if examined(p as usize) {
+                            look(p as usize, &kids, out, &mut worst, &mut slack);
+                        }
+                    }
+                }
             }
             (ps.len() as u64, worst, slack)
         };
@@ -2116,6 +2145,12 @@ impl<'a> Group<'a> {
     /// much worse than the best choice.
     #[inline]
     fn examine(&self, side: usize, p: usize) -> (u8, u32, f64, f64) {
+        self.examine_with(side, p, &self.kids(p))
+    }
+
+    /// [`Group::examine`] with the in-group children of `p` at hand.
+    #[inline]
+    fn examine_with(&self, side: usize, p: usize, kids: &[u32]) -> (u8, u32, f64, f64) {
         let n = self.n;
         let g = side * n + p;
         let kids_val = &self.val[(1 - side) * n..(2 - side) * n];
@@ -2129,7 +2164,7 @@ impl<'a> Group<'a> {
         // child is worth more than the choice plus `TOL` (which
         // `Group::may_switch` relies on).
         let (mut top, mut top_arg) = (best, cur);
-        for &c in self.kids(p).iter() {
+        for &c in kids {
             let v = -lambda * kids_val[c as usize];
             if v > top || top_arg == NONE {
                 top = v;
