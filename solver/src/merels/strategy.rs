@@ -558,6 +558,68 @@ enum Classes {
     Colour(PointSet),
 }
 
+/// The in-group parents of the positions of a list's nodes, taken in turn
+/// ([`ParentsAhead::get`] for each place of the list, ascending): read from
+/// the lists, or where they are generated, generated a few places ahead (a
+/// ring of them) with what is read of each parent node fetched meanwhile.
+#[derive(Default)]
+struct ParentsAhead {
+    ring: [SmallVec<[u32; 64]>; PREFETCH_AHEAD],
+    /// The place of the list the ring began at, and the next place whose
+    /// slot it has not passed.
+    from: Option<usize>,
+    next: usize,
+}
+
+impl ParentsAhead {
+    /// The parents of the position of node `list[i]`, where this is called
+    /// with places `i` that rise, each wanted (`want(i)`), and the same
+    /// `want` each time: where they are generated, those of the wanted
+    /// places a few after `i` are generated and each of their parent nodes
+    /// (on the other side) handed to `fetch`.
+    #[inline]
+    fn get<'g>(
+        &mut self,
+        g: &'g Group,
+        list: &[u32],
+        i: usize,
+        want: impl Fn(usize) -> bool,
+        fetch: impl Fn(usize),
+    ) -> Adj<'g> {
+        let (_, c) = g.side_of(list[i] as usize);
+        if g.moves == Moves::Stored {
+            return Adj::Stored(g.parents.get(c));
+        }
+        let make = |k: usize| match list.get(k) {
+            Some(&z) if want(k) => {
+                let (side, c) = g.side_of(z as usize);
+                let ps = g.make_parents(c);
+                for &p in &ps {
+                    fetch((1 - side) * g.n + p as usize);
+                }
+                ps
+            }
+            _ => SmallVec::new(),
+        };
+        let from = *self.from.get_or_insert_with(|| {
+            for (k, slot) in self.ring.iter_mut().enumerate() {
+                *slot = make(i + k);
+            }
+            self.next = i;
+            i
+        });
+        // The slot of each place passed takes the place a ring's length on.
+        debug_assert!(i >= self.next, "places in turn");
+        for k in self.next..i {
+            self.ring[(k - from) % PREFETCH_AHEAD] = make(k + PREFETCH_AHEAD);
+        }
+        self.next = i + 1;
+        let mut ps = make(i + PREFETCH_AHEAD);
+        std::mem::swap(&mut ps, &mut self.ring[(i - from) % PREFETCH_AHEAD]);
+        Adj::Made(ps)
+    }
+}
+
 /// The copies of a group's game in play.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Play {
@@ -1042,12 +1104,12 @@ impl<'a> Group<'a> {
     /// game itself every parent looks again, for the marks of the loops that
     /// may be held.)
     #[inline]
-    fn changed(&self, g: usize, old: f64, dirty: &mut [Vec<u32>; 2]) {
+    fn changed(&self, g: usize, old: f64, parents: &[u32], dirty: &mut [Vec<u32>; 2]) {
         let (side, c) = self.side_of(g);
         let bit = 1u8 << (1 - side);
         let filter = self.filters_parents();
         let (w, was) = (-self.lambda * self.val[g], -self.lambda * old);
-        for &p in self.parents(c).iter() {
+        for &p in parents {
             let flag = &self.flag[p as usize];
             if flag.load(Relaxed) & bit == 0
                 && (!filter || self.may_switch((1 - side) * self.n + p as usize, c, w, was))
@@ -1419,11 +1481,11 @@ impl<'a> Group<'a> {
     /// search from `y` can find it: searches from different nodes may run
     /// at once.
     #[inline]
-    fn movers_into(&self, y: usize, mark: &[AtomicU8], out: &mut Vec<u32>) {
+    fn movers_into(&self, y: usize, parents: &[u32], mark: &[AtomicU8], out: &mut Vec<u32>) {
         let n = self.n;
         let (side, c) = self.side_of(y);
         let other = 1 - side;
-        for &p in self.parents(c).iter() {
+        for &p in parents {
             let g = other * n + p as usize;
             if self.next[g] == c as u32 && mark[g].load(Relaxed) == KEEP && self.moves_on(g) {
                 mark[g].store(ON_PATH, Relaxed);
@@ -1466,6 +1528,21 @@ impl<'a> Group<'a> {
         self.prefetch_parents_with(list, i, |side, p| prefetch(&arr[if by_node { (1 - side) * n } else { 0 } + p]));
     }
 
+    /// Hints the cache to fetch what [`Group::changed`] reads of the parent
+    /// node `g` where a changed value lists only the parents it can switch:
+    /// its position's flag, its choice and its position's exits (only the
+    /// flag where it lists them all).
+    #[inline]
+    fn fetch_for_changed(&self, g: usize) {
+        let p = self.side_of(g).1;
+        prefetch(&self.flag[p]);
+        if self.filters_parents() {
+            prefetch(&self.next[g]);
+            prefetch(&self.mode[g]);
+            prefetch(&self.exits[p]);
+        }
+    }
+
     /// Hints the cache to fetch what the search backwards along the
     /// strategies ([`Group::movers_into`]) reads of the parents of the nodes
     /// in `list` a few places after `i`: each one's successor, and a stage
@@ -1500,13 +1577,7 @@ impl<'a> Group<'a> {
             self.prefetch_parents(list, i, &self.flag, false);
             return;
         }
-        self.prefetch_parents_with(list, i, |side, p| {
-            let g = (1 - side) * n + p;
-            prefetch(&self.flag[p]);
-            prefetch(&self.next[g]);
-            prefetch(&self.mode[g]);
-            prefetch(&self.exits[p]);
-        });
+        self.prefetch_parents_with(list, i, |side, p| self.fetch_for_changed((1 - side) * n + p));
         if self.moves == Moves::Stored
             && let Some(&z) = list.get(i + PREFETCH_AHEAD / 2)
         {
@@ -1612,9 +1683,11 @@ impl<'a> Group<'a> {
         while lo < nodes.len() && nodes.len() <= cap {
             let hi = nodes.len();
             if hi - lo < PARALLEL_LEVEL {
+                let mut ahead = ParentsAhead::default();
                 for i in lo..hi {
                     self.prefetch_movers(&nodes, i, marks);
-                    self.movers_into(nodes[i] as usize, marks, &mut nodes);
+                    let parents = ahead.get(self, &nodes[..hi], i, |_| true, |g| prefetch(&self.next[g]));
+                    self.movers_into(nodes[i] as usize, &parents, marks, &mut nodes);
                 }
             } else {
                 let mut at = lo;
@@ -1625,9 +1698,11 @@ impl<'a> Group<'a> {
                     let (level, _) = nodes.split_at(to);
                     level[at..].par_chunks(CHUNK).zip(parts[..chunks].par_iter_mut()).for_each(|(ys, [out, _])| {
                         out.clear();
+                        let mut ahead = ParentsAhead::default();
                         for (i, &y) in ys.iter().enumerate() {
                             self.prefetch_movers(ys, i, marks);
-                            self.movers_into(y as usize, marks, out);
+                            let parents = ahead.get(self, ys, i, |_| true, |g| prefetch(&self.next[g]));
+                            self.movers_into(y as usize, &parents, marks, out);
                         }
                     });
                     for [part, _] in &parts[..chunks] {
@@ -1693,10 +1768,13 @@ impl<'a> Group<'a> {
             // each parent once).
             if nodes.len() < PARALLEL_LEVEL {
                 let mut dirty = std::mem::take(&mut self.dirty);
+                let mut ahead = ParentsAhead::default();
+                let moved = |i: usize| self.val[nodes[i] as usize].to_bits() != old[i].to_bits();
                 for (i, (&g, &o)) in nodes.iter().zip(&old).enumerate() {
                     self.prefetch_changed(&nodes, i);
-                    if self.val[g as usize].to_bits() != o.to_bits() {
-                        self.changed(g as usize, o, &mut dirty);
+                    if moved(i) {
+                        let parents = ahead.get(self, &nodes, i, moved, |gp| self.fetch_for_changed(gp));
+                        self.changed(g as usize, o, &parents, &mut dirty);
                     }
                 }
                 self.dirty = dirty;
@@ -1710,10 +1788,13 @@ impl<'a> Group<'a> {
                         |((ns, os), out)| {
                             out[FIRST].clear();
                             out[SECOND].clear();
+                            let mut ahead = ParentsAhead::default();
+                            let moved = |i: usize| this.val[ns[i] as usize].to_bits() != os[i].to_bits();
                             for (i, (&g, &o)) in ns.iter().zip(os).enumerate() {
                                 this.prefetch_changed(ns, i);
-                                if this.val[g as usize].to_bits() != o.to_bits() {
-                                    this.changed(g as usize, o, out);
+                                if moved(i) {
+                                    let parents = ahead.get(this, ns, i, moved, |gp| this.fetch_for_changed(gp));
+                                    this.changed(g as usize, o, &parents, out);
                                 }
                             }
                         },
