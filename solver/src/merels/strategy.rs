@@ -388,7 +388,7 @@ impl Rows {
         row: impl Fn(&mut S, usize) -> Built + Sync,
     ) -> bool {
         const B: usize = BUILD_BLOCK;
-        const { assert!(B % 64 == 0) };
+        const { assert!(B.is_multiple_of(64)) };
         let per_node = self.next.par_chunks_mut(B).zip(self.mode.par_chunks_mut(B));
         let per_position = self.kind.par_chunks_mut(B).zip(self.exits.par_chunks_mut(B));
         let classes = self.class.par_chunks_mut(B / 64);
