@@ -1,4 +1,4 @@
-//! Checkpoints of a retrograde solve in progress: a group's cells at a level
+//! Checkpoints of a solve in progress. Retrograde: a group's cells at a level
 //! boundary, so that a solve that was stopped (a killed job, a machine
 //! handed on) resumes there instead of from the start. What the cells hold
 //! at a level boundary does not depend on the order the work was done in,
@@ -18,9 +18,33 @@
 //! | 40 | 12 `n` | each sector: its four men counts, then its number of indices (8 bytes) |
 //! | … | 2 per index | the cells, sector after sector |
 //! | end − 4 | 4 | CRC-32 of every byte before it |
+//!
+//! # Under chance (`LUDUSCS`, the same file name)
+//!
+//! A solve by strategy iteration is saved between mill levels and at the
+//! top of the outer rounds of a level's first discounted search: the state
+//! the solver serialises (the level, the finished levels' codes and ranks,
+//! the effort so far) and, inside a level, each node's in-group successor
+//! and choice bits. The round after a save is made whole, which finds the
+//! same values and switches as a partial one, so a solve resumed from the
+//! strategies alone writes the same bytes as one never stopped.
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `LUDUSCS` followed by a zero byte |
+//! | 8 | 2 | format version (1) |
+//! | 10 | 6 | rules, as in sector files |
+//! | 16 | 1 | number of sectors `n` |
+//! | 17 | 7 | zero |
+//! | 24 | 12 `n` | each sector: its four men counts, then its number of indices (8 bytes) |
+//! | … | 8 + `s` | the solver's state: its length `s`, then its bytes |
+//! | … | 8 | number of nodes `m` (0 between levels) |
+//! | … | 4 `m` | each node's in-group successor |
+//! | … | `m` | each node's choice bits |
+//! | end − 4 | 4 | CRC-32 of every byte before it |
 
 use std::fs::{self, File};
-use std::io::{BufReader, Read, Write};
+use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 use std::time::Duration;
@@ -32,6 +56,8 @@ use super::table::huge_with_capacity;
 use super::value::Packed;
 
 const MAGIC: &[u8; 8] = b"LUDUSRS\0";
+/// The magic of a checkpoint of a solve under chance.
+const CHANCE_MAGIC: &[u8; 8] = b"LUDUSCS\0";
 const VERSION: u16 = 1;
 /// Cells converted at a time when reading or writing.
 const BLOCK: usize = 1 << 16;
@@ -176,4 +202,139 @@ impl Checkpoint {
     pub fn remove(&self) {
         let _ = fs::remove_file(&self.path);
     }
+
+    /// The header of a checkpoint of a solve under chance.
+    fn chance_header(&self, ix: &[Indexer]) -> Vec<u8> {
+        let mut h = Vec::with_capacity(24 + 12 * ix.len());
+        h.extend_from_slice(CHANCE_MAGIC);
+        h.extend_from_slice(&VERSION.to_le_bytes());
+        h.extend_from_slice(&self.rules);
+        h.push(ix.len() as u8);
+        h.extend_from_slice(&[0; 7]);
+        for x in ix {
+            let s = x.sector();
+            h.extend_from_slice(&[s.w, s.wf, s.b, s.bf]);
+            h.extend_from_slice(&x.size().to_le_bytes());
+        }
+        h
+    }
+
+    /// Writes a solve under chance's state atomically: `state` as its
+    /// solver serialised it, and where it stopped inside a mill level, each
+    /// node's in-group successor and choice bits.
+    pub fn save_chance(&self, ix: &[Indexer], state: &[u8], nodes: Option<(&[u32], &[u8])>) -> Result<(), WriteError> {
+        let header = self.chance_header(ix);
+        engine::file::write_atomic_with(&self.path, |w| {
+            let mut crc = crc32fast::Hasher::new();
+            let mut put = |w: &mut dyn Write, bytes: &[u8]| {
+                crc.update(bytes);
+                w.write_all(bytes)
+            };
+            put(w, &header)?;
+            put(w, &(state.len() as u64).to_le_bytes())?;
+            put(w, state)?;
+            let (next, mode) = nodes.unwrap_or((&[], &[]));
+            debug_assert_eq!(next.len(), mode.len());
+            put(w, &(next.len() as u64).to_le_bytes())?;
+            let mut buf = Vec::with_capacity(4 * BLOCK);
+            for block in next.chunks(BLOCK) {
+                buf.clear();
+                buf.extend(block.iter().flat_map(|c| c.to_le_bytes()));
+                put(w, &buf)?;
+            }
+            for block in mode.chunks(BLOCK) {
+                put(w, block)?;
+            }
+            w.write_all(&crc.finalize().to_le_bytes())
+        })
+    }
+
+    /// Reads the checkpoint of this group's solve under chance, its whole
+    /// file checked: `Ok(None)` when there is none. The nodes' arrays stay
+    /// in the file until [`Checkpoint::read_nodes`] reads them into place.
+    pub fn load_chance(&self, ix: &[Indexer]) -> Result<Option<ChanceSaved>, Unusable> {
+        let file = match File::open(&self.path) {
+            Ok(f) => f,
+            Err(_) => return Ok(None),
+        };
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        let mut r = BufReader::with_capacity(1 << 20, file);
+        let expected = self.chance_header(ix);
+        let mut head = vec![0u8; expected.len()];
+        if r.read_exact(&mut head).is_err() || &head[..8] != CHANCE_MAGIC {
+            return Err(Unusable::NotACheckpoint);
+        }
+        let version = u16::from_le_bytes([head[8], head[9]]);
+        if version != VERSION {
+            return Err(Unusable::Version(version));
+        }
+        if head != expected {
+            return Err(Unusable::OtherGroup);
+        }
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&head);
+        let mut word = [0u8; 8];
+        let mut read_u64 = |r: &mut BufReader<File>, crc: &mut crc32fast::Hasher| {
+            r.read_exact(&mut word).map_err(|_| Unusable::Truncated)?;
+            crc.update(&word);
+            Ok(u64::from_le_bytes(word))
+        };
+        let state_len = read_u64(&mut r, &mut crc)?;
+        if state_len > len {
+            return Err(Unusable::Truncated);
+        }
+        let mut state = vec![0u8; state_len as usize];
+        r.read_exact(&mut state).map_err(|_| Unusable::Truncated)?;
+        crc.update(&state);
+        let nodes = read_u64(&mut r, &mut crc)?;
+        let nodes_at = expected.len() as u64 + 16 + state_len;
+        if len != nodes_at + 5 * nodes + 4 {
+            return Err(Unusable::Truncated);
+        }
+        // The nodes' arrays only for the checksum here.
+        let mut buf = vec![0u8; 4 * BLOCK];
+        let mut left = 5 * nodes;
+        while left > 0 {
+            let k = left.min(buf.len() as u64) as usize;
+            r.read_exact(&mut buf[..k]).map_err(|_| Unusable::Truncated)?;
+            crc.update(&buf[..k]);
+            left -= k as u64;
+        }
+        let mut tail = [0u8; 4];
+        r.read_exact(&mut tail).map_err(|_| Unusable::Truncated)?;
+        if u32::from_le_bytes(tail) != crc.finalize() {
+            return Err(Unusable::Checksum);
+        }
+        Ok(Some(ChanceSaved { state, nodes, nodes_at }))
+    }
+
+    /// Reads the nodes' successors and choice bits of a checkpoint that
+    /// [`Checkpoint::load_chance`] found whole into `next` and `mode`, which
+    /// must have its number of nodes.
+    pub fn read_nodes(&self, saved: &ChanceSaved, next: &mut [u32], mode: &mut [u8]) -> Result<(), Unusable> {
+        if next.len() as u64 != saved.nodes || mode.len() as u64 != saved.nodes {
+            return Err(Unusable::OtherGroup);
+        }
+        let mut file = File::open(&self.path).map_err(|_| Unusable::Truncated)?;
+        file.seek(SeekFrom::Start(saved.nodes_at)).map_err(|_| Unusable::Truncated)?;
+        let mut r = BufReader::with_capacity(1 << 20, file);
+        let mut buf = vec![0u8; 4 * BLOCK];
+        for block in next.chunks_mut(BLOCK) {
+            let bytes = &mut buf[..4 * block.len()];
+            r.read_exact(bytes).map_err(|_| Unusable::Truncated)?;
+            for (x, b) in block.iter_mut().zip(bytes.chunks_exact(4)) {
+                *x = u32::from_le_bytes(b.try_into().expect("4 bytes"));
+            }
+        }
+        r.read_exact(mode).map_err(|_| Unusable::Truncated)
+    }
+}
+
+/// A solve under chance's state read back from a checkpoint: what its
+/// solver serialised, and how many nodes' arrays follow in the file (0
+/// where it was saved between mill levels).
+pub struct ChanceSaved {
+    pub state: Vec<u8>,
+    pub nodes: u64,
+    nodes_at: u64,
 }

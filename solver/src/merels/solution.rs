@@ -349,7 +349,7 @@ impl Solution {
                 }
                 let t0 = Instant::now();
                 let tables = if sol.lets_go(&group, moves, opts) {
-                    sol.solve_letting_go(&group, moves, obs)?
+                    sol.solve_letting_go(&group, moves, opts, obs)?
                 } else {
                     sol.solve_group(&group, &SolveOptions { moves: Some(moves), ..opts.clone() }, obs)
                 };
@@ -416,14 +416,17 @@ impl Solution {
         &mut self,
         group: &[Sector],
         moves: Moves,
+        opts: &SolveOptions,
         obs: &dyn Observer,
     ) -> Result<Vec<Table>, SolveError> {
         let rules = self.rules;
+        let checkpoint = self.checkpoint(group, opts);
         let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s)).collect();
         let error = self.successor_error(group);
         let reads = group.iter().flat_map(|&s| successors(&rules, s)).filter(|c| !group.contains(c)).collect();
         let mut succ = Rereads { sol: self, reads, gone: false };
-        Ok(strategy::solve(&rules, &mut succ, ix, error, moves, obs)?.0)
+        let solved = strategy::solve_resuming(&rules, &mut succ, ix, error, moves, obs, checkpoint.as_ref())?;
+        Ok(solved.expect("only a checkpoint asked to stop stops").0)
     }
 
     /// Bytes of the tables in memory.
@@ -591,9 +594,11 @@ impl Solution {
         match (plan::cyclic(rules, group), Kind::of(rules, group[0])) {
             (true, Kind::Chance) => {
                 let error = self.successor_error(group);
-                let Ok((tables, _)) =
-                    strategy::solve(rules, &mut &self.known, ix, error, opts.moves.unwrap_or_default(), obs);
-                tables
+                let moves = opts.moves.unwrap_or_default();
+                let checkpoint = self.checkpoint(group, opts);
+                let Ok(solved) =
+                    strategy::solve_resuming(rules, &mut &self.known, ix, error, moves, obs, checkpoint.as_ref());
+                solved.expect("only a checkpoint asked to stop stops").0
             }
             (true, _) => retrograde(rules, &self.known, ix, obs, self.checkpoint(group, opts).as_ref())
                 .expect("only a checkpoint asked to stop stops"),

@@ -132,6 +132,18 @@
 //! choosing among its equally good moves, the side ahead the nearest); the
 //! ranks are kept with the table, so that perfect play makes progress.
 //!
+//! # Stopped and resumed
+//! The largest groups take hours, so with a database the solve is saved
+//! every so often ([`solve_resuming`], `<group>.resume` beside the sector
+//! files): between mill levels, and at the top of the outer rounds of a
+//! level's first discounted search (most of the work), where the state is
+//! the strategies alone (each node's successor and choice bits, 5 bytes)
+//! once the round's evaluation and passes are made whole, which find the
+//! same values and switches as partial ones. A resumed solve builds the
+//! level again, makes the warm start (the values of the nodes not in play),
+//! takes the saved strategies and goes on: the same bytes as a solve never
+//! stopped.
+//!
 //! # Children stored or generated
 //! The passes read each position's in-group children, the evaluations and
 //! the lists of changed values its parents. They are kept in lists built
@@ -148,6 +160,7 @@ use smallvec::SmallVec;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64};
 
+use super::checkpoint::Checkpoint;
 use super::index::{Cursor, Indexer, OwnPart};
 use super::known::Known;
 use super::observer::{Observer, Silent};
@@ -619,6 +632,18 @@ impl ParentsAhead {
         Adj::Made(ps)
     }
 }
+
+/// What the top of an outer round of the first discounted search does:
+/// go on, go on after the strategies were saved, or stop (saved).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Boundary {
+    Pass,
+    Saved,
+    Stop,
+}
+
+/// Asked at the top of each outer round of the first discounted search.
+type Boundaries<'b, 'a> = dyn FnMut(&Group<'a>) -> Boundary + 'b;
 
 /// The copies of a group's game in play.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -2682,8 +2707,23 @@ impl<'a> Group<'a> {
     /// then one improvement of the first player's strategy, until neither
     /// changes (the reply holding loops in the undiscounted game).
     fn iterate(&mut self, trace: bool, obs: &dyn Observer) {
+        self.iterate_until(trace, obs, &mut |_| Boundary::Pass);
+    }
+
+    /// [`Group::iterate`], asking `boundary` at the top of each outer round
+    /// whether to save the strategies or to stop there. After a save the
+    /// round's evaluation and passes are whole: they find the same values
+    /// and switches as partial ones would, so a solve resumed from the
+    /// strategies alone goes the same way. Returns `false` where it
+    /// stopped.
+    fn iterate_until(&mut self, trace: bool, obs: &dyn Observer, boundary: &mut Boundaries<'_, 'a>) -> bool {
         let holds = self.lambda == 1.0;
         loop {
+            match boundary(self) {
+                Boundary::Pass => {}
+                Boundary::Saved => self.whole = true,
+                Boundary::Stop => return false,
+            }
             loop {
                 self.evaluate();
                 let s = self.improve(SECOND);
@@ -2717,6 +2757,7 @@ impl<'a> Group<'a> {
                 break;
             }
         }
+        true
     }
 
     /// A whole evaluation and whole passes of both sides close an
@@ -2763,7 +2804,22 @@ impl<'a> Group<'a> {
 
     /// Iterates to optimal strategies: the values, progress ranks and proven
     /// error of the positions solved.
-    fn solve(mut self, succ_error: f64, obs: &dyn Observer) -> Solved {
+    fn solve(self, succ_error: f64, obs: &dyn Observer) -> Solved {
+        self.solve_from(succ_error, obs, None, &mut |_| Boundary::Pass).expect("a solve that cannot stop")
+    }
+
+    /// [`Group::solve`], resumed where `resume` sets the strategies and
+    /// effort saved in the first discounted search (it returns `false` if
+    /// it cannot), and asking `boundary` at the top of each outer round of
+    /// that search whether to save or stop (see [`Group::iterate_until`]).
+    /// `None` where it stopped or could not resume.
+    fn solve_from(
+        mut self,
+        succ_error: f64,
+        obs: &dyn Observer,
+        resume: Option<&mut dyn FnMut(&mut Group<'a>) -> bool>,
+        boundary: &mut Boundaries<'_, 'a>,
+    ) -> Option<Solved> {
         let trace = std::env::var_os("LUDUS_TRACE").is_some();
         let discounts: &[f64] = if self.undiscounted { &[0.0] } else { &DISCOUNTS };
         if !self.unsettled {
@@ -2779,20 +2835,38 @@ impl<'a> Group<'a> {
             }
         }
         self.lambda = 1.0 - discounts[0];
+        // (A resumed solve makes the warm start as well: it sets the values
+        // of the nodes not in play, which the strategies then replace.)
         self.warm_start(obs);
+        if let Some(restore) = resume {
+            if !restore(&mut self) {
+                return None;
+            }
+            if trace {
+                eprintln!("resumed at round {}", self.stats.rounds);
+            }
+        }
         obs.begin("strategy iteration (rounds)", 0);
         if trace {
             eprintln!("warm start: {} sweeps", self.stats.warm);
         }
-        for &discount in discounts {
-            self.stats.discounts += 1;
+        for (d, &discount) in discounts.iter().enumerate() {
+            self.stats.discounts = d as u64 + 1;
             // First in the discounted game, where every improvement is an
             // improvement and play that loops is worth nothing by itself; then
-            // in the game itself, from those strategies.
+            // in the game itself, from those strategies. The first search
+            // may be saved and stopped (most of the work is there).
             for lambda in [1.0 - discount, 1.0] {
                 self.lambda = lambda;
                 self.whole = true;
-                self.iterate(trace, obs);
+                if d == 0 && lambda < 1.0 {
+                    if !self.iterate_until(trace, obs, boundary) {
+                        obs.finish();
+                        return None;
+                    }
+                } else {
+                    self.iterate(trace, obs);
+                }
             }
             self.close(trace, obs);
             if self.play == Play::First {
@@ -2867,7 +2941,7 @@ impl<'a> Group<'a> {
         obs.finish();
         let error = succ_error + self.stats.arithmetic + GRID_HALF_STEP + self.stats.gap;
         let Group { members, kind, codes, rank, stats, .. } = self;
-        Solved { members, kind, codes, rank, stats, error }
+        Some(Solved { members, kind, codes, rank, stats, error })
     }
 
     /// Iterates to optimal strategies and returns the group's tables with
@@ -3097,6 +3171,168 @@ pub fn solve<S: Successors>(
     moves: Moves,
     obs: &dyn Observer,
 ) -> Result<(Vec<Table>, Stats), S::Error> {
+    Ok(solve_resuming(rules, succ, ix, succ_error, moves, obs, None)?
+        .expect("a solve without a checkpoint does not stop"))
+}
+
+/// Where a solve under chance was saved: the mill level it was at (those
+/// below finished), the offset of that level's ranks, the error so far, the
+/// effort of the finished levels and of the level's search, and the
+/// finished levels' codes and ranks.
+struct Saved {
+    level: u8,
+    offset: u32,
+    error: f64,
+    stats: Stats,
+    level_stats: Stats,
+    out: Outputs,
+}
+
+/// Words of an effort in a checkpoint.
+const STATS_WORDS: usize = 21;
+
+impl Stats {
+    /// The effort's fields in a fixed order, as a checkpoint keeps them.
+    fn fields(&self) -> [u64; STATS_WORDS] {
+        let f = |x: f64| x.to_bits();
+        let s = &self.seconds;
+        [
+            self.rounds,
+            self.one_copy_rounds,
+            self.holds,
+            self.ranked,
+            u64::from(self.max_rank),
+            self.warm,
+            self.stuck,
+            f(self.residual),
+            f(self.slack),
+            self.repairs,
+            f(self.arithmetic),
+            self.discounts,
+            f(self.gap),
+            f(s[0]),
+            f(s[1]),
+            f(s[2]),
+            f(s[3]),
+            self.evaluated,
+            self.examined,
+            self.rechecked,
+            self.settled,
+        ]
+    }
+
+    fn from_fields(x: &[u64; STATS_WORDS]) -> Option<Stats> {
+        let f = f64::from_bits;
+        Some(Stats {
+            rounds: x[0],
+            one_copy_rounds: x[1],
+            holds: x[2],
+            ranked: x[3],
+            max_rank: u32::try_from(x[4]).ok()?,
+            warm: x[5],
+            stuck: x[6],
+            residual: f(x[7]),
+            slack: f(x[8]),
+            repairs: x[9],
+            arithmetic: f(x[10]),
+            discounts: x[11],
+            gap: f(x[12]),
+            seconds: [f(x[13]), f(x[14]), f(x[15]), f(x[16])],
+            evaluated: x[17],
+            examined: x[18],
+            rechecked: x[19],
+            settled: x[20],
+        })
+    }
+}
+
+/// A checkpoint's state of a solve under chance (little endian): level
+/// (1 byte), offset (4), error (8), the two efforts (`STATS_WORDS` words
+/// each), then the finished positions' bits, codes and ranks, each array
+/// after its length (8 bytes).
+fn encode_saved(level: u8, offset: u32, error: f64, stats: &Stats, level_stats: &Stats, out: &Outputs) -> Vec<u8> {
+    let mut b = Vec::with_capacity(13 + 16 * STATS_WORDS + 24 + 8 * out.done.bits.len() + 6 * out.codes.len());
+    b.push(level);
+    b.extend_from_slice(&offset.to_le_bytes());
+    b.extend_from_slice(&error.to_bits().to_le_bytes());
+    for st in [stats, level_stats] {
+        b.extend(st.fields().iter().flat_map(|x| x.to_le_bytes()));
+    }
+    b.extend_from_slice(&(out.done.bits.len() as u64).to_le_bytes());
+    b.extend(out.done.bits.iter().flat_map(|x| x.to_le_bytes()));
+    b.extend_from_slice(&(out.codes.len() as u64).to_le_bytes());
+    b.extend(out.codes.iter().flat_map(|x| x.to_le_bytes()));
+    b.extend_from_slice(&(out.ranks.len() as u64).to_le_bytes());
+    b.extend(out.ranks.iter().flat_map(|x| x.to_le_bytes()));
+    b
+}
+
+/// The state [`encode_saved`] wrote, if it is one for the group of `ix`.
+fn decode_saved(mut b: &[u8], ix: &[Indexer]) -> Option<Saved> {
+    fn take<'x>(b: &mut &'x [u8], k: usize) -> Option<&'x [u8]> {
+        let (head, rest) = b.split_at_checked(k)?;
+        *b = rest;
+        Some(head)
+    }
+    fn word(b: &mut &[u8]) -> Option<u64> {
+        Some(u64::from_le_bytes(take(b, 8)?.try_into().ok()?))
+    }
+    fn array<T>(b: &mut &[u8], size: usize, from: impl Fn(&[u8]) -> T) -> Option<Vec<T>> {
+        let len = usize::try_from(word(b)?).ok()?;
+        Some(take(b, len.checked_mul(size)?)?.chunks_exact(size).map(from).collect())
+    }
+    let level = take(&mut b, 1)?[0];
+    let offset = u32::from_le_bytes(take(&mut b, 4)?.try_into().ok()?);
+    let error = f64::from_bits(word(&mut b)?);
+    let mut efforts = [[0u64; STATS_WORDS]; 2];
+    for e in &mut efforts {
+        for x in e.iter_mut() {
+            *x = word(&mut b)?;
+        }
+    }
+    let bits = array(&mut b, 8, |c| u64::from_le_bytes(c.try_into().expect("8 bytes")))?;
+    let codes = array(&mut b, 4, |c| u32::from_le_bytes(c.try_into().expect("4 bytes")))?;
+    let ranks = array(&mut b, 2, |c| u16::from_le_bytes(c.try_into().expect("2 bytes")))?;
+    let mut out = Outputs::new(ix);
+    let all = *out.base.last().expect("base") as usize;
+    let members = bits.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+    if !b.is_empty() || bits.len() != all.div_ceil(64) || codes.len() != members || ranks.len() != members {
+        return None;
+    }
+    (out.done, out.codes, out.ranks) = (Members::from_bits(bits), codes, ranks);
+    let (stats, level_stats) = (Stats::from_fields(&efforts[0])?, Stats::from_fields(&efforts[1])?);
+    Some(Saved { level, offset, error, stats, level_stats, out })
+}
+
+/// [`solve`] with a checkpoint: the solve is saved every so often (between
+/// mill levels, and at the top of the outer rounds of a level's first
+/// discounted search, where most of its work is) and resumed from what was
+/// saved, to the same bytes. `None` where the checkpoint asked it to stop
+/// (at its `stop_at`-th chance to save, counted from 1: for the tests).
+pub fn solve_resuming<'r, S: Successors>(
+    rules: &'r Rules,
+    succ: &mut S,
+    ix: Vec<Indexer>,
+    succ_error: f64,
+    moves: Moves,
+    obs: &dyn Observer,
+    checkpoint: Option<&Checkpoint>,
+) -> Result<Option<(Vec<Table>, Stats)>, S::Error> {
+    let drop_it = |c: &Checkpoint, problem: &str| {
+        obs.note(&format!("{}: {problem}; solving the group from the start", c.path.display()));
+        c.remove();
+    };
+    let mut saved = None;
+    if let Some(c) = checkpoint {
+        match c.load_chance(&ix) {
+            Ok(None) => {}
+            Ok(Some(file)) => match decode_saved(&file.state, &ix) {
+                Some(s) => saved = Some((s, file)),
+                None => drop_it(c, "the checkpoint's state does not fit the group"),
+            },
+            Err(problem) => drop_it(c, &problem.to_string()),
+        }
+    }
     let base = bases(&ix);
     let all = *base.last().expect("base") as usize;
     assert!(all < NONE as usize, "a group of {all} positions is too big for 32-bit ids");
@@ -3122,7 +3358,50 @@ pub fn solve<S: Successors>(
     let mut out = Outputs::new(&ix);
     let mut stats = Stats::default();
     let (mut error, mut offset) = (succ_error, 0u32);
-    for l in (0..64u8).filter(|&l| present >> l & 1 == 1) {
+    // The level resumed at, and inside it (where its nodes were saved) the
+    // search's effort and the file to read the strategies from.
+    let mut from = 0u8;
+    let mut inside = None;
+    if let Some((s, file)) = saved {
+        obs.note(&format!(
+            "resuming the group at mill level {}{} from {}",
+            s.level,
+            if file.nodes > 0 { format!(", round {}", s.level_stats.rounds) } else { String::new() },
+            checkpoint.expect("read").path.display()
+        ));
+        (from, offset, error, stats, out) = (s.level, s.offset, s.error, s.stats, s.out);
+        if file.nodes > 0 {
+            inside = Some((s.level_stats, file));
+        }
+    }
+    // Chances to save (counted for `stop_at`), when the last save ended and
+    // how long it took: the next waits at least 20 times that.
+    let mut chances = 0u64;
+    let mut since = std::time::Instant::now();
+    let mut took = std::time::Duration::ZERO;
+    let mut chance_to_save =
+        |level: u8, offset: u32, error: f64, stats: &Stats, group: Option<&Group<'r>>, out: &Outputs| -> Boundary {
+            let Some(c) = checkpoint else { return Boundary::Pass };
+            chances += 1;
+            let stop = c.stop_at == Some(chances);
+            if !stop && since.elapsed() < c.every.max(20 * took) {
+                return Boundary::Pass;
+            }
+            let t = std::time::Instant::now();
+            let level_stats = group.map_or(Stats::default(), |g| g.stats);
+            let state = encode_saved(level, offset, error, stats, &level_stats, out);
+            if let Err(e) = c.save_chance(&ix, &state, group.map(|g| (&g.next[..], &g.mode[..]))) {
+                obs.note(&format!("cannot save the progress: {e}"));
+            }
+            took = t.elapsed();
+            since = std::time::Instant::now();
+            if stop { Boundary::Stop } else { Boundary::Saved }
+        };
+    for l in (0..64u8).filter(|&l| present >> l & 1 == 1 && l >= from) {
+        let resume = if l == from { inside.take() } else { None };
+        if resume.is_none() && chance_to_save(l, offset, error, &stats, None, &out) == Boundary::Stop {
+            return Ok(None);
+        }
         // The level's positions: a bit per index of the group (no index
         // per position).
         // (The positions of the levels below are finished: not read again.)
@@ -3143,7 +3422,39 @@ pub fn solve<S: Successors>(
         let mut group = Group::part(rules, succ.known()?, ix.clone(), Some(members), Some(&out), moves, obs);
         succ.let_go();
         group.make_nodes();
-        let part = group.solve(error, obs);
+        let mut unreadable = false;
+        let mut restore = resume.map(|(level_stats, file)| {
+            let unreadable = &mut unreadable;
+            move |g: &mut Group<'r>| {
+                let c = checkpoint.expect("read");
+                match c.read_nodes(&file, &mut g.next, &mut g.mode) {
+                    Ok(()) => {
+                        g.stats = level_stats;
+                        true
+                    }
+                    Err(problem) => {
+                        drop_it(c, &problem.to_string());
+                        *unreadable = true;
+                        false
+                    }
+                }
+            }
+        });
+        let resume: Option<&mut dyn FnMut(&mut Group<'r>) -> bool> = match restore.as_mut() {
+            Some(r) => Some(r),
+            None => None,
+        };
+        let part =
+            group.solve_from(error, obs, resume, &mut |g| chance_to_save(l, offset, error, &stats, Some(g), &out));
+        drop(restore);
+        let Some(part) = part else {
+            if unreadable {
+                // The strategies could not be read whole: the group again,
+                // from the start.
+                return solve_resuming(rules, succ, ix, succ_error, moves, obs, checkpoint);
+            }
+            return Ok(None);
+        };
         let solved = t.elapsed().as_secs_f64();
         out.keep(&part, offset);
         if std::env::var_os("LUDUS_TRACE").is_some() {
@@ -3156,7 +3467,7 @@ pub fn solve<S: Successors>(
         stats.absorb(&part.stats);
     }
     stats.max_rank = offset;
-    Ok((out.tables(ix, &stats, error), stats))
+    Ok(Some((out.tables(ix, &stats, error), stats)))
 }
 
 /// Progress ranks: the positions ranked (by id, ascending) and each one's

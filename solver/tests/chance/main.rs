@@ -13,6 +13,7 @@ mod best_response;
 mod bruteforce;
 mod generated_moves;
 mod partial_rounds;
+mod resume;
 
 use engine::merels::{Blocked, BoardKind, Dice, Rules};
 use solver::merels::strategy::{Group, Stats};

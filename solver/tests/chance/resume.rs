@@ -1,0 +1,121 @@
+//! A solve under chance saved at any of its chances to save and stopped
+//! there, then started again from its checkpoint, writes the same tables as
+//! one never stopped: values, progress ranks and header, to the bit. So do
+//! a solve that saves as often as it can (each save makes the next round
+//! whole) and one whose checkpoint is damaged (it starts again).
+
+use super::{indexers, six_known};
+use engine::merels::{BoardKind, Dice, Rules};
+use solver::merels::checkpoint::Checkpoint;
+use solver::merels::strategy::{self, Moves};
+use solver::merels::{Observer, Silent, Table, Values};
+use std::sync::Mutex;
+use std::time::Duration;
+
+#[derive(Default)]
+struct Notes(Mutex<Vec<String>>);
+impl Observer for Notes {
+    fn note(&self, message: &str) {
+        self.0.lock().expect("notes").push(message.to_string());
+    }
+}
+
+fn same(label: &str, a: &[Table], b: &[Table]) {
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(b) {
+        let (Values::Chance(vx), Values::Chance(vy)) = (&x.values, &y.values) else { panic!("chance values") };
+        assert!(vx == vy, "{label}: values differ");
+        assert_eq!(x.rank, y.rank, "{label}: progress ranks differ");
+        assert_eq!(x.meta, y.meta, "{label}: headers differ");
+    }
+}
+
+#[test]
+fn a_stopped_solve_resumes_to_the_same_tables() {
+    let rules = Rules::new(BoardKind::Six, Dice::Schaedler);
+    let known = six_known(rules);
+    let dir = std::env::temp_dir().join(format!("ludus-chance-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    for (g, group) in [&["4-0-4-0"][..], &["4-0-5-0", "5-0-4-0"]].into_iter().enumerate() {
+        let ix = || indexers(known, group);
+        let solve = |c: Option<&Checkpoint>, obs: &dyn Observer| {
+            let Ok(solved) = strategy::solve_resuming(&rules, &mut &**known, ix(), 0.0, Moves::Stored, obs, c);
+            solved.map(|(tables, _)| tables)
+        };
+        let whole = solve(None, &Silent).expect("no checkpoint, no stop");
+        let mut c = Checkpoint {
+            path: dir.join(format!("group{g}.resume")),
+            rules: [1, 2, 3, 4, 5, 6],
+            every: Duration::MAX,
+            stop_at: None,
+        };
+        // Stopped at its k-th chance, for k growing by a third, then
+        // resumed.
+        let (mut k, mut last) = (1, 0);
+        let mut inside = 0u64;
+        loop {
+            c.stop_at = Some(k);
+            let Some(done) = solve(Some(&c), &Silent) else {
+                assert!(c.path.is_file(), "{group:?}: saved where it stopped ({k})");
+                c.stop_at = None;
+                let notes = Notes::default();
+                let resumed = solve(Some(&c), &notes).expect("runs to the end");
+                let notes = notes.0.lock().expect("notes").clone();
+                assert!(notes.iter().any(|n| n.starts_with("resuming the group at mill level")), "{notes:?}");
+                inside += u64::from(notes.iter().any(|n| n.contains(", round ")));
+                same(&format!("{group:?} stopped at {k}"), &whole, &resumed);
+                c.remove();
+                last = k;
+                k += 1 + k / 3;
+                continue;
+            };
+            // Past its last chance: it ran through.
+            same(&format!("{group:?} never stopped"), &whole, &done);
+            break;
+        }
+        // Levels and rounds of the first search: many chances, most of them
+        // inside a level.
+        eprintln!("{group:?}: {last} chances at least, {inside} of the stops inside a level");
+        assert!(last > 10 && inside > 5, "{group:?}: {last} chances at least, {inside} of the stops inside a level");
+        // Stopped again and again, one chance after resuming each time.
+        c.stop_at = Some(2);
+        let mut stops = 0;
+        let chained = loop {
+            match solve(Some(&c), &Silent) {
+                Some(t) => break t,
+                None => stops += 1,
+            }
+            assert!(stops < 10 * last, "{group:?}: no end to the stops");
+        };
+        assert!(stops > 2);
+        same(&format!("{group:?} stopped {stops} times"), &whole, &chained);
+        c.remove();
+        // Saving as often as it can: the rounds after each save are whole.
+        c.stop_at = None;
+        c.every = Duration::ZERO;
+        same(&format!("{group:?} saving always"), &whole, &solve(Some(&c), &Silent).expect("runs to the end"));
+        assert!(c.path.is_file(), "{group:?}: saved");
+        c.remove();
+        // A damaged checkpoint is reported, removed, and the group solved
+        // from the start.
+        c.every = Duration::MAX;
+        c.stop_at = Some(last / 2);
+        assert!(solve(Some(&c), &Silent).is_none());
+        let mut bytes = std::fs::read(&c.path).expect("checkpoint");
+        let at = bytes.len() / 2;
+        bytes[at] ^= 0x10;
+        std::fs::write(&c.path, bytes).expect("damaged checkpoint");
+        c.stop_at = None;
+        let notes = Notes::default();
+        same(&format!("{group:?} damaged"), &whole, &solve(Some(&c), &notes).expect("runs to the end"));
+        let notes = notes.0.lock().expect("notes").clone();
+        assert!(notes.iter().any(|n| n.contains("checksum mismatch")), "{notes:?}");
+        // A checkpoint of another group is not taken for this one.
+        c.stop_at = Some(3);
+        assert!(solve(Some(&c), &Silent).is_none());
+        let other = indexers(known, &["3-0-4-0", "4-0-3-0"]);
+        assert!(matches!(c.load_chance(&other), Err(solver::merels::checkpoint::Unusable::OtherGroup)));
+        c.remove();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
