@@ -220,31 +220,52 @@ impl Checkpoint {
     }
 
     /// Writes a solve under chance's state atomically: `state` as its
-    /// solver serialised it, and where it stopped inside a mill level, each
+    /// solver serialises it (the parts one after the other), and where it stopped inside a mill level, each
     /// node's in-group successor and choice bits.
-    pub fn save_chance(&self, ix: &[Indexer], state: &[u8], nodes: Option<(&[u32], &[u8])>) -> Result<(), WriteError> {
+    pub fn save_chance(
+        &self,
+        ix: &[Indexer],
+        state: &[Part<'_>],
+        nodes: Option<(&[u32], &[u8])>,
+    ) -> Result<(), WriteError> {
         let header = self.chance_header(ix);
         engine::file::write_atomic_with(&self.path, |w| {
             let mut crc = crc32fast::Hasher::new();
-            let mut put = |w: &mut dyn Write, bytes: &[u8]| {
-                crc.update(bytes);
-                w.write_all(bytes)
+            let mut buf = Vec::with_capacity(8 * BLOCK);
+            let mut put = |w: &mut dyn Write, part: &Part| {
+                let mut block = |bytes: &[u8]| {
+                    crc.update(bytes);
+                    w.write_all(bytes)
+                };
+                // Little endian, a block at a time.
+                macro_rules! words {
+                    ($xs:expr) => {
+                        for chunk in $xs.chunks(BLOCK) {
+                            buf.clear();
+                            buf.extend(chunk.iter().flat_map(|x| x.to_le_bytes()));
+                            block(&buf)?;
+                        }
+                    };
+                }
+                match part {
+                    Part::Bytes(b) => block(b)?,
+                    Part::U16(xs) => words!(xs),
+                    Part::U32(xs) => words!(xs),
+                    Part::U64(xs) => words!(xs),
+                }
+                Ok::<(), std::io::Error>(())
             };
-            put(w, &header)?;
-            put(w, &(state.len() as u64).to_le_bytes())?;
-            put(w, state)?;
+            put(w, &Part::Bytes(&header))?;
+            let state_len: u64 = state.iter().map(Part::bytes).sum();
+            put(w, &Part::U64(&[state_len]))?;
+            for part in state {
+                put(w, part)?;
+            }
             let (next, mode) = nodes.unwrap_or((&[], &[]));
             debug_assert_eq!(next.len(), mode.len());
-            put(w, &(next.len() as u64).to_le_bytes())?;
-            let mut buf = Vec::with_capacity(4 * BLOCK);
-            for block in next.chunks(BLOCK) {
-                buf.clear();
-                buf.extend(block.iter().flat_map(|c| c.to_le_bytes()));
-                put(w, &buf)?;
-            }
-            for block in mode.chunks(BLOCK) {
-                put(w, block)?;
-            }
+            put(w, &Part::U64(&[next.len() as u64]))?;
+            put(w, &Part::U32(next))?;
+            put(w, &Part::Bytes(mode))?;
             w.write_all(&crc.finalize().to_le_bytes())
         })
     }
@@ -327,6 +348,27 @@ impl Checkpoint {
             }
         }
         r.read_exact(mode).map_err(|_| Unusable::Truncated)
+    }
+}
+
+/// A piece of a solve under chance's state as a checkpoint writes it
+/// (little endian), without a copy of the arrays.
+pub enum Part<'a> {
+    Bytes(&'a [u8]),
+    U16(&'a [u16]),
+    U32(&'a [u32]),
+    U64(&'a [u64]),
+}
+
+impl Part<'_> {
+    /// Its bytes in the file.
+    pub fn bytes(&self) -> u64 {
+        (match self {
+            Part::Bytes(b) => b.len(),
+            Part::U16(x) => 2 * x.len(),
+            Part::U32(x) => 4 * x.len(),
+            Part::U64(x) => 8 * x.len(),
+        }) as u64
     }
 }
 

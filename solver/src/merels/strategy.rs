@@ -160,7 +160,7 @@ use smallvec::SmallVec;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64};
 
-use super::checkpoint::Checkpoint;
+use super::checkpoint::{Checkpoint, Part};
 use super::index::{Cursor, Indexer, OwnPart};
 use super::known::Known;
 use super::observer::{Observer, Silent};
@@ -3249,25 +3249,33 @@ impl Stats {
 /// A checkpoint's state of a solve under chance (little endian): level
 /// (1 byte), offset (4), error (8), the two efforts (`STATS_WORDS` words
 /// each), then the finished positions' bits, codes and ranks, each array
-/// after its length (8 bytes).
-fn encode_saved(level: u8, offset: u32, error: f64, stats: &Stats, level_stats: &Stats, out: &Outputs) -> Vec<u8> {
-    let mut b = Vec::with_capacity(13 + 16 * STATS_WORDS + 24 + 8 * out.done.bits.len() + 6 * out.codes.len());
+/// after its length (8 bytes); the arrays written where they are.
+fn saved_parts<'o>(head: &'o [u8], lens: &'o mut [u64; 3], out: &'o Outputs) -> [Part<'o>; 7] {
+    *lens = [out.done.bits.len() as u64, out.codes.len() as u64, out.ranks.len() as u64];
+    [
+        Part::Bytes(head),
+        Part::U64(&lens[..1]),
+        Part::U64(&out.done.bits),
+        Part::U64(&lens[1..2]),
+        Part::U32(&out.codes),
+        Part::U64(&lens[2..]),
+        Part::U16(&out.ranks),
+    ]
+}
+
+/// The fixed fields of [`saved_parts`].
+fn saved_head(level: u8, offset: u32, error: f64, stats: &Stats, level_stats: &Stats) -> Vec<u8> {
+    let mut b = Vec::with_capacity(13 + 16 * STATS_WORDS);
     b.push(level);
     b.extend_from_slice(&offset.to_le_bytes());
     b.extend_from_slice(&error.to_bits().to_le_bytes());
     for st in [stats, level_stats] {
         b.extend(st.fields().iter().flat_map(|x| x.to_le_bytes()));
     }
-    b.extend_from_slice(&(out.done.bits.len() as u64).to_le_bytes());
-    b.extend(out.done.bits.iter().flat_map(|x| x.to_le_bytes()));
-    b.extend_from_slice(&(out.codes.len() as u64).to_le_bytes());
-    b.extend(out.codes.iter().flat_map(|x| x.to_le_bytes()));
-    b.extend_from_slice(&(out.ranks.len() as u64).to_le_bytes());
-    b.extend(out.ranks.iter().flat_map(|x| x.to_le_bytes()));
     b
 }
 
-/// The state [`encode_saved`] wrote, if it is one for the group of `ix`.
+/// The state [`saved_parts`] wrote, if it is one for the group of `ix`.
 fn decode_saved(mut b: &[u8], ix: &[Indexer]) -> Option<Saved> {
     fn take<'x>(b: &mut &'x [u8], k: usize) -> Option<&'x [u8]> {
         let (head, rest) = b.split_at_checked(k)?;
@@ -3389,7 +3397,9 @@ pub fn solve_resuming<'r, S: Successors>(
             }
             let t = std::time::Instant::now();
             let level_stats = group.map_or(Stats::default(), |g| g.stats);
-            let state = encode_saved(level, offset, error, stats, &level_stats, out);
+            let head = saved_head(level, offset, error, stats, &level_stats);
+            let mut lens = [0; 3];
+            let state = saved_parts(&head, &mut lens, out);
             if let Err(e) = c.save_chance(&ix, &state, group.map(|g| (&g.next[..], &g.mode[..]))) {
                 obs.note(&format!("cannot save the progress: {e}"));
             }
