@@ -309,7 +309,7 @@ impl Checkpoint {
         crc.update(&state);
         let nodes = read_u64(&mut r, &mut crc)?;
         let nodes_at = expected.len() as u64 + 16 + state_len;
-        if len != nodes_at + 5 * nodes + 4 {
+        if nodes.checked_mul(5).and_then(|b| b.checked_add(nodes_at + 4)) != Some(len) {
             return Err(Unusable::Truncated);
         }
         // The nodes' arrays only for the checksum here.
