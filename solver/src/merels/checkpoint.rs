@@ -108,12 +108,19 @@ impl std::fmt::Display for Unusable {
 impl Checkpoint {
     /// The header: everything before the cells.
     fn header(&self, ix: &[Indexer], level: u64, top: u64) -> Vec<u8> {
-        let mut h = Vec::with_capacity(40 + 12 * ix.len());
-        h.extend_from_slice(MAGIC);
+        self.group_header(MAGIC, &[level, top], ix)
+    }
+
+    /// Magic, format version, rules, the words `words`, then the group's
+    /// sectors (their count, 7 zero bytes, each one's men counts and size).
+    fn group_header(&self, magic: &[u8; 8], words: &[u64], ix: &[Indexer]) -> Vec<u8> {
+        let mut h = Vec::with_capacity(24 + 8 * words.len() + 12 * ix.len());
+        h.extend_from_slice(magic);
         h.extend_from_slice(&VERSION.to_le_bytes());
         h.extend_from_slice(&self.rules);
-        h.extend_from_slice(&level.to_le_bytes());
-        h.extend_from_slice(&top.to_le_bytes());
+        for w in words {
+            h.extend_from_slice(&w.to_le_bytes());
+        }
         h.push(ix.len() as u8);
         h.extend_from_slice(&[0; 7]);
         for x in ix {
@@ -205,18 +212,7 @@ impl Checkpoint {
 
     /// The header of a checkpoint of a solve under chance.
     fn chance_header(&self, ix: &[Indexer]) -> Vec<u8> {
-        let mut h = Vec::with_capacity(24 + 12 * ix.len());
-        h.extend_from_slice(CHANCE_MAGIC);
-        h.extend_from_slice(&VERSION.to_le_bytes());
-        h.extend_from_slice(&self.rules);
-        h.push(ix.len() as u8);
-        h.extend_from_slice(&[0; 7]);
-        for x in ix {
-            let s = x.sector();
-            h.extend_from_slice(&[s.w, s.wf, s.b, s.bf]);
-            h.extend_from_slice(&x.size().to_le_bytes());
-        }
-        h
+        self.group_header(CHANCE_MAGIC, &[], ix)
     }
 
     /// Writes a solve under chance's state atomically: `state` as its
