@@ -62,16 +62,19 @@ const VERSION: u16 = 1;
 /// Cells converted at a time when reading or writing.
 const BLOCK: usize = 1 << 16;
 
-/// Where and how often a retrograde solve saves its progress.
+/// Where and how often a solve saves its progress.
 #[derive(Clone, Debug)]
 pub struct Checkpoint {
     pub path: PathBuf,
     /// The rules' bytes of the sector file header.
     pub rules: [u8; 6],
-    /// Time between two checkpoints (taken at level boundaries).
+    /// Time between two checkpoints (taken at level boundaries; under
+    /// chance also inside a mill level, and at least 20 times as long as
+    /// the last save took).
     pub every: Duration,
-    /// Save at the boundary before this level and stop there (for tests of
-    /// resuming).
+    /// For tests of resuming: save and stop at the boundary before this
+    /// level (retrograde), or at the solve's `stop_at`-th chance to save,
+    /// counted from 1 (under chance).
     pub stop_at: Option<u64>,
 }
 
@@ -133,6 +136,7 @@ impl Checkpoint {
 
     /// Writes the cells atomically (a file with the final name is whole).
     pub fn save(&self, ix: &[Indexer], level: u64, top: u64, cells: &[Vec<AtomicU16>]) -> Result<(), WriteError> {
+        self.remove_stale();
         let header = self.header(ix, level, top);
         engine::file::write_atomic_with(&self.path, |w| {
             let mut crc = crc32fast::Hasher::new();
@@ -205,9 +209,29 @@ impl Checkpoint {
         Ok(Some(Saved { level, top, cells: out }))
     }
 
-    /// Removes the checkpoint (once the group's files are written).
+    /// Removes the checkpoint (once the group's files are written), and
+    /// what a save cut short left.
     pub fn remove(&self) {
         let _ = fs::remove_file(&self.path);
+        self.remove_stale();
+    }
+
+    /// Removes the temporary files of saves that were cut short (a killed
+    /// solve: only one solve holds a group, by its lock, and a save of this
+    /// process is not under way when this is called). They are as large as
+    /// the checkpoint.
+    fn remove_stale(&self) {
+        let (Some(dir), Some(name)) = (self.path.parent(), self.path.file_name()) else { return };
+        let prefix = format!(".{}.", name.to_string_lossy());
+        let Ok(entries) = fs::read_dir(if dir.as_os_str().is_empty() { std::path::Path::new(".") } else { dir }) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let f = e.file_name().to_string_lossy().into_owned();
+            if f.starts_with(&prefix) && f.ends_with(".tmp") {
+                let _ = fs::remove_file(e.path());
+            }
+        }
     }
 
     /// The header of a checkpoint of a solve under chance.
@@ -216,7 +240,7 @@ impl Checkpoint {
     }
 
     /// Writes a solve under chance's state atomically: `state` as its
-    /// solver serialises it (the parts one after the other), and where it stopped inside a mill level, each
+    /// solver serialises it (the parts one after the other), and where it was saved inside a mill level, each
     /// node's in-group successor and choice bits.
     pub fn save_chance(
         &self,
@@ -224,6 +248,7 @@ impl Checkpoint {
         state: &[Part<'_>],
         nodes: Option<(&[u32], &[u8])>,
     ) -> Result<(), WriteError> {
+        self.remove_stale();
         let header = self.chance_header(ix);
         engine::file::write_atomic_with(&self.path, |w| {
             let mut crc = crc32fast::Hasher::new();
@@ -297,7 +322,7 @@ impl Checkpoint {
             Ok(u64::from_le_bytes(word))
         };
         let state_len = read_u64(&mut r, &mut crc)?;
-        if state_len > len {
+        if state_len > len.saturating_sub(expected.len() as u64 + 20) {
             return Err(Unusable::Truncated);
         }
         let mut state = vec![0u8; state_len as usize];

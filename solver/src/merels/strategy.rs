@@ -3304,7 +3304,15 @@ fn decode_saved(mut b: &[u8], ix: &[Indexer]) -> Option<Saved> {
     let mut out = Outputs::new(ix);
     let all = *out.base.last().expect("base") as usize;
     let members = bits.iter().map(|w| w.count_ones() as usize).sum::<usize>();
-    if !b.is_empty() || bits.len() != all.div_ceil(64) || codes.len() != members || ranks.len() != members {
+    // No bit past the group's last index.
+    let stray = !all.is_multiple_of(64) && bits.last().is_some_and(|&w| w >> (all % 64) != 0);
+    if !b.is_empty()
+        || level >= 64
+        || stray
+        || bits.len() != all.div_ceil(64)
+        || codes.len() != members
+        || ranks.len() != members
+    {
         return None;
     }
     (out.done, out.codes, out.ranks) = (Members::from_bits(bits), codes, ranks);
@@ -3334,7 +3342,8 @@ pub fn solve_resuming<'r, S: Successors>(
     if let Some(c) = checkpoint {
         match c.load_chance(&ix) {
             Ok(None) => {}
-            Ok(Some(file)) => match decode_saved(&file.state, &ix) {
+            // (The state's bytes are let go once decoded.)
+            Ok(Some(mut file)) => match decode_saved(&std::mem::take(&mut file.state), &ix) {
                 Some(s) => saved = Some((s, file)),
                 None => drop_it(c, "the checkpoint's state does not fit the group"),
             },
@@ -3370,6 +3379,12 @@ pub fn solve_resuming<'r, S: Successors>(
     // search's effort and the file to read the strategies from.
     let mut from = 0u8;
     let mut inside = None;
+    if let Some((s, _)) = &saved
+        && present >> s.level.min(63) & 1 == 0
+    {
+        drop_it(checkpoint.expect("read"), "the checkpoint's mill level is not one of the group's");
+        saved = None;
+    }
     if let Some((s, file)) = saved {
         obs.note(&format!(
             "resuming the group at mill level {}{} from {}",
@@ -3459,9 +3474,13 @@ pub fn solve_resuming<'r, S: Successors>(
         drop(restore);
         let Some(part) = part else {
             if unreadable {
-                // The strategies could not be read whole: the group again,
-                // from the start.
-                return solve_resuming(rules, succ, ix, succ_error, moves, obs, checkpoint);
+                // The strategies could not be read whole (the checkpoint
+                // is removed): the group again, from the start, without
+                // what is held here, and without the checkpoint if it
+                // could not be removed.
+                drop(out);
+                let again = checkpoint.filter(|c| !c.path.exists());
+                return solve_resuming(rules, succ, ix, succ_error, moves, obs, again);
             }
             return Ok(None);
         };

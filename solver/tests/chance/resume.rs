@@ -77,7 +77,11 @@ fn a_stopped_solve_resumes_to_the_same_tables() {
         // inside a level.
         eprintln!("{group:?}: {last} chances at least, {inside} of the stops inside a level");
         assert!(last > 10 && inside > 5, "{group:?}: {last} chances at least, {inside} of the stops inside a level");
-        // Stopped again and again, one chance after resuming each time.
+        // Stopped again and again, one chance after resuming each time; a
+        // save cut short (its temporary file left by a killed solve) is
+        // cleared by the next save.
+        let stale = dir.join(format!(".group{g}.resume.4242.tmp"));
+        std::fs::write(&stale, b"cut short").expect("stale temporary");
         c.stop_at = Some(2);
         let mut stops = 0;
         let chained = loop {
@@ -88,6 +92,7 @@ fn a_stopped_solve_resumes_to_the_same_tables() {
             assert!(stops < 10 * last, "{group:?}: no end to the stops");
         };
         assert!(stops > 2);
+        assert!(!stale.exists(), "{group:?}: the stale temporary file is removed");
         same(&format!("{group:?} stopped {stops} times"), &whole, &chained);
         c.remove();
         // Saving as often as it can: the rounds after each save are whole.
