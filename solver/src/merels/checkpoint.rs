@@ -240,8 +240,9 @@ impl Checkpoint {
     }
 
     /// Writes a solve under chance's state atomically: `state` as its
-    /// solver serialises it (the parts one after the other), and where it was saved inside a mill level, each
-    /// node's in-group successor and choice bits.
+    /// solver serialises it (the parts one after the other), and where it
+    /// was saved inside a mill level, each node's in-group successor and
+    /// choice bits.
     pub fn save_chance(
         &self,
         ix: &[Indexer],

@@ -3465,10 +3465,7 @@ pub fn solve_resuming<'r, S: Successors>(
                 }
             }
         });
-        let resume: Option<&mut dyn FnMut(&mut Group<'r>) -> bool> = match restore.as_mut() {
-            Some(r) => Some(r),
-            None => None,
-        };
+        let resume = restore.as_mut().map(|r| r as &mut dyn FnMut(&mut Group<'r>) -> bool);
         let part =
             group.solve_from(error, obs, resume, &mut |g| chance_to_save(l, offset, error, &stats, Some(g), &out));
         drop(restore);
