@@ -334,14 +334,16 @@ fn the_plan_names_the_groups_over_the_memory() {
 }
 
 /// Where a group under chance fits `--memory` only without the lists of
-/// its positions' in-group children and parents, the plan says it will
-/// generate them and gives that memory, and the solve of the group does
-/// so, says so, and writes the bytes the solve that stores them writes.
+/// its positions' in-group parents, or without any lists, the plan says it
+/// will list the children alone, or generate both, and gives that memory,
+/// and the solve of the group does so, says so, and writes the bytes the
+/// solve that lists both writes.
 #[test]
 fn a_solve_short_of_memory_generates_the_children() {
     let db = temp("plan", "generated");
     let d = db.to_str().unwrap();
     let at = |gib: &str| six_plan_within(d, gib);
+    let gib = |bytes: u64| (bytes as f64 / (1u64 << 30) as f64).to_string();
     let memory = |p: &Value, children: &str| -> Vec<(String, u64)> {
         p["groups"]
             .as_array()
@@ -354,60 +356,78 @@ fn a_solve_short_of_memory_generates_the_children() {
     let (stored, generated) = (memory(&at("14"), "stored"), memory(&at("0.000001"), "generated"));
     assert_eq!(stored.len(), generated.len(), "the same groups under chance");
     assert!(stored.iter().zip(&generated).all(|(s, g)| s.0 == g.0 && g.1 < s.1), "{stored:?} {generated:?}");
-    // Between the largest need with the lists and the largest without:
-    // every group fits, the largest only by generating its children.
-    let most = |v: &[(String, u64)]| v.iter().map(|x| x.1).max().unwrap();
-    let gib = (most(&stored) + most(&generated)) as f64 / 2.0 / (1u64 << 30) as f64;
-    let p = at(&gib.to_string());
+    let (largest, most) = stored.iter().max_by_key(|x| x.1).cloned().unwrap();
+    let need_of = |v: &[(String, u64)]| v.iter().find(|x| x.0 == largest).map(|x| x.1);
+    // Just below the largest need with both lists: the largest group lists
+    // its children alone, in less memory than with both lists and more than
+    // with none.
+    let below = gib(most - 4096);
+    let p = at(&below);
+    assert_eq!(p["over_memory"].as_array().unwrap().len(), 0, "{p}");
+    let half = need_of(&memory(&p, "half")).unwrap_or_else(|| panic!("{largest} not half: {p}"));
+    assert!(half < most && half > need_of(&generated).unwrap(), "{half} {most} {generated:?}");
+    let text = ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", d, "--memory", &below]);
+    assert!(text.contains(" h ") && text.contains("parents are generated rather than stored"), "{text}");
+    // Between the largest need with the children listed and the largest
+    // without any lists: every group fits, the largest only by generating
+    // its children and parents.
+    let most_generated = generated.iter().map(|x| x.1).max().unwrap();
+    assert!(most_generated < half, "{generated:?} {half}");
+    let between = gib((half + most_generated) / 2);
+    let p = at(&between);
     assert_eq!(p["over_memory"].as_array().unwrap().len(), 0, "{p}");
     let planned = memory(&p, "generated");
-    let largest = stored.iter().max_by_key(|x| x.1).unwrap().0.clone();
     assert!(planned.iter().any(|(k, _)| *k == largest), "{p}");
     assert!(planned.iter().all(|g| generated.contains(g)), "{planned:?}");
-    let text =
-        ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", d, "--memory", &gib.to_string()]);
-    assert!(text.contains(" g ") && text.contains("generated rather than stored"), "{text}");
-    // The whole board with every group's children stored, then the largest
-    // group again alone in that memory, from the same successors' files:
-    // it generates them, says so, and writes the same bytes.
+    let text = ok(&["merels", "plan", "--board", "six", "--dice", "schaedler", "--db", d, "--memory", &between]);
+    assert!(text.contains(" g ") && text.contains("children and parents are generated rather than stored"), "{text}");
+    // The whole board with every group's lists, then the largest group again
+    // alone in each of those memories, from the same successors' files: it
+    // lists its children alone, then generates both, says so, and writes
+    // the same bytes.
     ok(&["merels", "solve", "--board", "six", "--dice", "schaedler", "--db", d, "-q"]);
-    let again = temp("plan", "generated-again");
-    let (from, to) = (db.join("six_schaedler"), again.join("six_schaedler"));
-    fs::create_dir_all(&to).unwrap();
     let mirror = |key: &str| {
         let n: Vec<&str> = key.split('-').collect();
         format!("{}-{}-{}-{}", n[2], n[3], n[0], n[1])
     };
     let mine = [format!("{largest}.sec"), format!("{}.sec", mirror(&largest))];
-    for f in fs::read_dir(&from).unwrap() {
-        let name = f.unwrap().file_name().to_string_lossy().into_owned();
-        if name.ends_with(".sec") && !mine.contains(&name) {
-            fs::copy(from.join(&name), to.join(&name)).unwrap();
+    let from = db.join("six_schaedler");
+    for (limit, how) in
+        [(&below, "children listed and parents generated"), (&between, "children and parents generated")]
+    {
+        let again = temp("plan", "generated-again");
+        let to = again.join("six_schaedler");
+        fs::create_dir_all(&to).unwrap();
+        for f in fs::read_dir(&from).unwrap() {
+            let name = f.unwrap().file_name().to_string_lossy().into_owned();
+            if name.ends_with(".sec") && !mine.contains(&name) {
+                fs::copy(from.join(&name), to.join(&name)).unwrap();
+            }
         }
-    }
-    let a = again.to_str().unwrap();
-    let o = ludus(&[
-        "merels",
-        "solve",
-        "--board",
-        "six",
-        "--dice",
-        "schaedler",
-        "--db",
-        a,
-        "--group",
-        &largest,
-        "--memory",
-        &gib.to_string(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let err = stderr(&o);
-    assert!(err.contains(&format!("group {largest}: in-group children and parents generated")), "{err}");
-    for f in &mine {
-        assert_eq!(fs::read(from.join(f)).unwrap(), fs::read(to.join(f)).unwrap(), "{f}");
+        let a = again.to_str().unwrap();
+        let o = ludus(&[
+            "merels",
+            "solve",
+            "--board",
+            "six",
+            "--dice",
+            "schaedler",
+            "--db",
+            a,
+            "--group",
+            &largest,
+            "--memory",
+            limit,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(&format!("group {largest}: in-group {how}")), "{err}");
+        for f in &mine {
+            assert_eq!(fs::read(from.join(f)).unwrap(), fs::read(to.join(f)).unwrap(), "{how}: {f}");
+        }
+        let _ = fs::remove_dir_all(again);
     }
     let _ = fs::remove_dir_all(db);
-    let _ = fs::remove_dir_all(again);
 }
 
 #[test]

@@ -49,6 +49,7 @@ impl RuleSet {
 enum Children {
     Auto,
     Stored,
+    Half,
     Generated,
 }
 
@@ -79,10 +80,11 @@ enum MerelsCmd {
         #[arg(long, value_name = "GIB", default_value_t = 14.0, value_parser = parse_gib)]
         memory: f64,
         /// Under chance, how a group keeps its positions' in-group children
-        /// and parents: in lists (fast, about 8 bytes per child), generated
-        /// from the rules when read (no lists, slower; the same values and
-        /// files), or auto: in lists where the group fits --memory with
-        /// them, else generated
+        /// and parents: in lists (fast, about 8 bytes per child), half (the
+        /// children in lists, 4 bytes per child, the parents generated from
+        /// the rules when read), generated (no lists, slowest), all with
+        /// the same values and files; or auto: the fastest with which the
+        /// group fits --memory
         #[arg(long, value_name = "HOW", value_enum, default_value_t = Children::Auto)]
         children: Children,
         /// Solve only the sector group holding this sector (`w-wf-b-bf`, as
@@ -260,6 +262,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                 moves: match children {
                     Children::Auto => None,
                     Children::Stored => Some(Moves::Stored),
+                    Children::Half => Some(Moves::Half),
                     Children::Generated => Some(Moves::Generated),
                 },
                 group,
@@ -533,8 +536,13 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, 
     println!("Merels plan: {} in {}\n", rules.label(), db.dir().display());
     println!("{:<12} {:<22} {:>14} {:>12}  {:<5} needs", "group", "sectors", "indices", "memory", "done");
     for (g, &f) in groups.iter().zip(&finished) {
-        // The groups whose solve generates the children (no lists) to fit.
-        let mark = if g.children == Some(Moves::Generated) { " g" } else { "" };
+        // The groups whose solve generates the parents (h) or both the
+        // children and the parents (g) to fit.
+        let mark = match g.children {
+            Some(Moves::Half) => " h",
+            Some(Moves::Generated) => " g",
+            _ => "",
+        };
         println!(
             "{:<12} {:<22} {:>14} {:>12}  {:<5} {}",
             g.key,
@@ -551,6 +559,11 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, 
         finished.iter().filter(|&&f| f).count(),
         100.0 * solved as f64 / total.max(1) as f64
     );
+    if groups.iter().any(|g| g.children == Some(Moves::Half)) {
+        println!(
+            "h: its in-group parents are generated rather than stored (its children are listed), to fit `--memory` (`ludus merels solve --children`)."
+        );
+    }
     if groups.iter().any(|g| g.children == Some(Moves::Generated)) {
         println!(
             "g: its in-group children and parents are generated rather than stored, to fit `--memory` (`ludus merels solve --children`)."

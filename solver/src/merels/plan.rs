@@ -67,40 +67,58 @@ pub fn working_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
 
 /// How a solve allowed `limit` bytes has the in-group children and parents
 /// of a group under chance (`--children auto`): in lists where the group
-/// fits with them, else generated where it fits so; and the memory it
-/// needs then, with the `reads` bytes of tables it reads
-/// ([`solve_memory`], from a database).
+/// fits with them, else the children alone in lists where it fits so, else
+/// both generated; and the memory it needs then, with the `reads` bytes of
+/// tables it reads ([`solve_memory`], from a database).
 pub fn moves_within(rules: &Rules, ix: &[Indexer], reads: u64, limit: u64) -> (Moves, u64) {
-    let stored = solve_memory(rules, ix, Moves::Stored, reads, true);
-    let generated = solve_memory(rules, ix, Moves::Generated, reads, true);
-    if stored > limit && generated < stored { (Moves::Generated, generated) } else { (Moves::Stored, stored) }
+    fit_moves(limit, |moves| solve_memory(rules, ix, moves, reads, true))
+}
+
+/// The first way to have the in-group moves, fastest first, whose `need`
+/// is within `limit`, else the one that needs least; and its need.
+pub fn fit_moves(limit: u64, need: impl Fn(Moves) -> u64) -> (Moves, u64) {
+    let mut best = (Moves::Stored, need(Moves::Stored));
+    for moves in [Moves::Half, Moves::Generated] {
+        if best.1 <= limit {
+            break;
+        }
+        let n = need(moves);
+        if n < best.1 {
+            best = (moves, n);
+        }
+    }
+    best
 }
 
 /// The memory of a group's solve with `tables` bytes of tables in memory
-/// as it begins (those it reads among them). Where its children are
+/// as it begins (those it reads among them). Where its parents are
 /// generated under chance and the tables can be read again (`rereads`:
 /// from a database), they are let go while each mill level is iterated
 /// (`strategy::Successors`): the need is the larger of a level's build
 /// with them and its iteration without them.
 pub fn solve_memory(rules: &Rules, ix: &[Indexer], moves: Moves, tables: u64, rereads: bool) -> u64 {
     let working = working_memory(rules, ix, moves);
-    match build_memory(rules, ix) {
-        Some(build) if moves == Moves::Generated && rereads => (build + tables).max(working),
+    match build_memory(rules, ix, moves) {
+        Some(build) if !moves.lists_parents() && rereads => (build + tables).max(working),
         _ => working + tables,
     }
 }
 
 /// Under chance where play cycles, the bytes a mill level's build holds
-/// with its children generated (the group's arrays, the level's arrays
-/// of positions and one node's strategy per position, which the build
-/// writes in place, and its buffers and the sets of the level's positions
-/// and classes, 3 bytes a position measured on nine's 3 v 4; the nodes'
-/// arrays are made after the build, when the tables it read are let go;
-/// see `arrays_memory`), with [`FIXED_MEMORY`]; `None` for other groups.
-fn build_memory(rules: &Rules, ix: &[Indexer]) -> Option<u64> {
+/// (the group's arrays, the level's arrays of positions and one node's
+/// strategy per position, which the build writes in place, and its buffers
+/// and the sets of the level's positions and classes, 3 bytes a position
+/// measured on nine's 3 v 4; where the children alone are listed, their
+/// lists, 4 bytes per child and 4 per position, made after the rest of the
+/// build, and each list's length for a while; the nodes' arrays are made
+/// after the build, when
+/// the tables it read are let go; see `arrays_memory`), with
+/// [`FIXED_MEMORY`]; `None` for other groups.
+fn build_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> Option<u64> {
     let group: Vec<Sector> = ix.iter().map(|x| x.sector()).collect();
+    let lists = if moves.lists_children() { 4 + 4 + 4 * children_estimate(rules, &group) } else { 0 };
     (cyclic(rules, &group) && Kind::of(rules, group[0]) == Kind::Chance)
-        .then(|| FIXED_MEMORY + level_phases(rules, ix, BUILT + 4).level)
+        .then(|| FIXED_MEMORY + level_phases(rules, ix, BUILT + 4 + lists).level)
 }
 
 /// Whether play cycles inside `group` (two sectors, or one that leads to
@@ -198,6 +216,9 @@ fn arrays_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
         // phases hold for a while: a place in each side's list for the next
         // pass (8), a pass's change (12), and per node a partial
         // evaluation's place and old value (2 × 12).
+        // Where only the children are listed, their lists (4 bytes per
+        // child and 4 per position) and the phases as where both are
+        // generated.
         // Where they are generated, the phases follow one another and only
         // the largest is added. The build writes each position in its place
         // and the warm start's bounds take the values' room, so neither adds
@@ -219,6 +240,7 @@ fn arrays_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
         (true, Kind::Chance) => {
             let per_position = match moves {
                 Moves::Stored => HELD + 4 + 4 + 8 * children_estimate(rules, &group) + 8 + 12 + 2 * (4 + 8),
+                Moves::Half => HELD + 4 + 4 * children_estimate(rules, &group) + 8,
                 Moves::Generated => HELD + 8,
             };
             return by_levels(rules, ix, per_position);

@@ -326,16 +326,20 @@ impl Solution {
                     need = sol.memory_estimate(&group, moves, opts);
                 }
                 if need > opts.memory_limit && opts.moves.is_none() {
-                    let generated = sol.memory_estimate(&group, Moves::Generated, opts);
-                    if generated < need {
+                    let stored = need;
+                    (moves, need) = plan::fit_moves(opts.memory_limit, |m| sol.memory_estimate(&group, m, opts));
+                    let how = match moves {
+                        Moves::Stored => None,
+                        Moves::Half => Some("children listed and parents generated"),
+                        Moves::Generated => Some("children and parents generated"),
+                    };
+                    if let Some(how) = how {
                         obs.note(&format!(
-                            "group {}: in-group children and parents generated, not stored, to fit the memory \
-                             ({} without the lists, {} with them)",
+                            "group {}: in-group {how}, not both listed, to fit the memory ({} so, {} with both lists)",
                             group[0].key(),
-                            plan::human_bytes(generated),
-                            plan::human_bytes(need)
+                            plan::human_bytes(need),
+                            plan::human_bytes(stored)
                         ));
-                        (moves, need) = (Moves::Generated, generated);
                     }
                 }
                 if need > opts.memory_limit {
@@ -387,7 +391,7 @@ impl Solution {
 
     /// Bytes a group's solve needs: its working arrays and the tables in
     /// memory (those of its successors among them), which a solve with the
-    /// children generated lets go while it iterates ([`plan::solve_memory`]).
+    /// parents generated lets go while it iterates ([`plan::solve_memory`]).
     pub fn memory_estimate(&self, group: &[Sector], moves: Moves, opts: &SolveOptions) -> u64 {
         let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s)).collect();
         plan::solve_memory(&self.rules, &ix, moves, self.tables_bytes(), self.rereads_tables(opts))
@@ -400,16 +404,16 @@ impl Solution {
     }
 
     /// Whether the solve of `group` lets the tables go while it iterates:
-    /// a group under chance where play cycles, its children generated (to
+    /// a group under chance where play cycles, its parents generated (to
     /// fit the memory), the tables in the database.
     fn lets_go(&self, group: &[Sector], moves: Moves, opts: &SolveOptions) -> bool {
         plan::cyclic(&self.rules, group)
             && Kind::of(&self.rules, group[0]) == Kind::Chance
-            && moves == Moves::Generated
+            && !moves.lists_parents()
             && self.rereads_tables(opts)
     }
 
-    /// Solves a group under chance with its children generated, the tables
+    /// Solves a group under chance with its parents generated, the tables
     /// in memory let go while each mill level is iterated and its
     /// successors' values read again for the next level's exits.
     fn solve_letting_go(

@@ -1,38 +1,41 @@
 //! A group under Schädler's dice has its positions' in-group children and
 //! parents in lists, or generates them from the rules each time it reads
-//! them (`Moves::Generated`, no lists in memory). The lists are built from
-//! the forward moves and reversed; the generated parents come from the
-//! moves run backwards. The iteration reads the same children and parents
-//! in the same order either way, so the two solves must write the same
-//! values, progress ranks and proven errors, to the bit, on every board and
-//! rule variant.
+//! them (`Moves::Generated`, no lists in memory), or lists the children
+//! and generates the parents (`Moves::Half`). The lists are built from the
+//! forward moves and reversed; the generated parents come from the moves
+//! run backwards. The iteration reads the same children and parents in the
+//! same order every way, so the solves must write the same values, progress
+//! ranks and proven errors, to the bit, on every board and rule variant.
 
 use engine::merels::{Blocked, BoardKind, Dice, Rules};
 use solver::merels::strategy::Moves;
 use solver::merels::{Silent, Solution, SolveOptions, Values};
 
-/// Solves `rules` (up to `max_men`) with the children stored and generated
-/// and compares every table of a group under chance; returns how many
-/// positions were compared.
+/// Solves `rules` (up to `max_men`) with the children and parents stored,
+/// generated, and the children alone stored, and compares every table of a
+/// group under chance; returns how many positions were compared.
 fn same_bits(rules: Rules, max_men: Option<u8>) -> usize {
     let solve = |moves| {
         let opts = SolveOptions { max_men, moves: Some(moves), ..SolveOptions::default() };
         Solution::solve_with(rules, &opts, &Silent).expect("solve")
     };
-    let (stored, generated) = (solve(Moves::Stored), solve(Moves::Generated));
+    let stored = solve(Moves::Stored);
+    let others = [solve(Moves::Generated), solve(Moves::Half)];
     let label = rules.label();
     let mut compared = 0;
     let mut sectors = 0;
     for (s, a) in stored.tables() {
-        let b = generated.table(*s).unwrap_or_else(|| panic!("{label}: {} missing", s.key()));
-        let (Values::Chance(va), Values::Chance(vb)) = (&a.values, &b.values) else { continue };
-        let differ = va.iter().zip(vb).filter(|(x, y)| x != y).count();
-        assert_eq!((va.len(), differ), (vb.len(), 0), "{label}, {}: values differ", s.key());
-        assert_eq!(a.rank, b.rank, "{label}, {}: progress ranks differ", s.key());
-        assert_eq!(a.meta.error.to_bits(), b.meta.error.to_bits(), "{label}, {}: proven errors differ", s.key());
-        if !a.rank.is_empty() {
-            sectors += 1;
-            compared += va.len();
+        for other in &others {
+            let b = other.table(*s).unwrap_or_else(|| panic!("{label}: {} missing", s.key()));
+            let (Values::Chance(va), Values::Chance(vb)) = (&a.values, &b.values) else { continue };
+            let differ = va.iter().zip(vb).filter(|(x, y)| x != y).count();
+            assert_eq!((va.len(), differ), (vb.len(), 0), "{label}, {}: values differ", s.key());
+            assert_eq!(a.rank, b.rank, "{label}, {}: progress ranks differ", s.key());
+            assert_eq!(a.meta.error.to_bits(), b.meta.error.to_bits(), "{label}, {}: proven errors differ", s.key());
+            if !a.rank.is_empty() {
+                sectors += 1;
+                compared += va.len();
+            }
         }
     }
     assert!(sectors > 0, "{label}: no movement group under chance compared");
