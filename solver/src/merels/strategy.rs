@@ -140,9 +140,8 @@
 //! the strategies alone (each node's successor and choice bits, 5 bytes)
 //! once the round's evaluation and passes are made whole, which find the
 //! same values and switches as partial ones. A resumed solve builds the
-//! level again, makes the warm start (the values of the nodes not in play),
-//! takes the saved strategies and goes on: the same bytes as a solve never
-//! stopped.
+//! level again, takes the saved strategies (not the warm start's) and goes
+//! on: the same bytes as a solve never stopped.
 //!
 //! # Children stored or generated
 //! The passes read each position's in-group children, the evaluations and
@@ -2860,15 +2859,20 @@ impl<'a> Group<'a> {
             }
         }
         self.lambda = 1.0 - discounts[0];
-        // (A resumed solve makes the warm start as well: it sets the values
-        // of the nodes not in play, which the strategies then replace.)
-        self.warm_start(obs);
-        if let Some(restore) = resume {
-            if !restore(&mut self) {
-                return None;
-            }
-            if trace {
-                eprintln!("resumed at round {}", self.stats.rounds);
+        // A resumed solve takes the saved strategies instead of the warm
+        // start's: the round after them is whole, so the values of the nodes
+        // in play follow from the strategies alone, and those of the nodes
+        // not in play are read only once the second copy takes the first
+        // one's.
+        match resume {
+            None => self.warm_start(obs),
+            Some(restore) => {
+                if !restore(&mut self) {
+                    return None;
+                }
+                if trace {
+                    eprintln!("resumed at round {}", self.stats.rounds);
+                }
             }
         }
         obs.begin("strategy iteration (rounds)", 0);
