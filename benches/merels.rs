@@ -121,6 +121,11 @@ fn passes(c: &mut Criterion) {
             g.bench_function("strategy iteration: whole group, children generated", |b| {
                 b.iter(|| known.solve_group(&group, &generated, &Silent))
             });
+            // The children in lists, the parents generated.
+            let half = SolveOptions { moves: Some(Moves::Half), ..opts.clone() };
+            g.bench_function("strategy iteration: whole group, parents generated", |b| {
+                b.iter(|| known.solve_group(&group, &half, &Silent))
+            });
             g.bench_function("strategy iteration: whole group at once", |b| {
                 b.iter(|| Group::new(&rules, &known, ix.clone(), &Silent).run(0.0, &Silent))
             });
