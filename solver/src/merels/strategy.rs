@@ -136,12 +136,15 @@
 //! The largest groups take hours, so with a database the solve is saved
 //! every so often ([`solve_resuming`], `<group>.resume` beside the sector
 //! files): between mill levels, and at the top of the outer rounds of a
-//! level's first discounted search (most of the work), where the state is
-//! the strategies alone (each node's successor and choice bits, 5 bytes)
-//! once the round's evaluation and passes are made whole, which find the
-//! same values and switches as partial ones. A resumed solve builds the
-//! level again, takes the saved strategies (not the warm start's) and goes
-//! on: the same bytes as a solve never stopped.
+//! level's iteration under the first discount (the discounted search, most
+//! of the work, then the game itself, then the second copy), where the
+//! state is the strategies alone (each node's successor and choice bits, 5
+//! bytes) and the part at hand, once the round's evaluation and passes are
+//! made whole, which find the same values and switches as partial ones. A
+//! resumed solve builds the level again, takes the saved strategies (not
+//! the warm start's; inside the second copy it evaluates the first copy's
+//! again, as the whole evaluation that closed it did) and goes on: the
+//! same bytes as a solve never stopped.
 //!
 //! # Children stored or generated
 //! The passes read each position's in-group children, the evaluations and
@@ -561,6 +564,9 @@ pub struct Group<'a> {
     /// that found none, while no strategy has changed since: the same
     /// search would find none again.
     idle_hold: Option<(usize, u64, Play)>,
+    /// The part of the first discount's iteration at hand ([`SEARCH`],
+    /// [`GAME`], [`SECOND_COPY`]), saved with the strategies.
+    phase: u8,
 }
 
 /// A new choice an improvement pass makes: the position, the choice bits
@@ -654,6 +660,13 @@ impl ParentsAhead {
     }
 }
 
+/// The parts of the first discount's iteration where a solve saves its
+/// strategies: the discounted search, then the first copy (or both) in the
+/// game itself, then the second copy.
+const SEARCH: u8 = 0;
+const GAME: u8 = 1;
+const SECOND_COPY: u8 = 2;
+
 /// What the top of an outer round of the first discounted search does:
 /// go on, go on after the strategies were saved, or stop (saved).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -744,6 +757,7 @@ impl<'a> Group<'a> {
             classes,
             codes: Vec::new(),
             idle_hold: None,
+            phase: SEARCH,
         };
         obs.begin("strategy iteration: exits", n as u64);
         let t = std::time::Instant::now();
@@ -2832,11 +2846,12 @@ impl<'a> Group<'a> {
         self.solve_from(succ_error, obs, None, &mut |_| Boundary::Pass).expect("a solve that cannot stop")
     }
 
-    /// [`Group::solve`], resumed where `resume` sets the strategies and
-    /// effort saved in the first discounted search (it returns `false` if
-    /// it cannot), and asking `boundary` at the top of each outer round of
-    /// that search whether to save or stop (see [`Group::iterate_until`]).
-    /// `None` where it stopped or could not resume.
+    /// [`Group::solve`], resumed where `resume` sets the strategies, effort
+    /// and part saved in the first discount's iteration (it returns `false`
+    /// if it cannot), and asking `boundary` at the top of each outer round
+    /// of its parts (the discounted search, the game itself, the second
+    /// copy) whether to save or stop (see [`Group::iterate_until`]). `None`
+    /// where it stopped or could not resume.
     fn solve_from(
         mut self,
         succ_error: f64,
@@ -2864,14 +2879,16 @@ impl<'a> Group<'a> {
         // in play follow from the strategies alone, and those of the nodes
         // not in play are read only once the second copy takes the first
         // one's.
+        let mut resumed = SEARCH;
         match resume {
             None => self.warm_start(obs),
             Some(restore) => {
                 if !restore(&mut self) {
                     return None;
                 }
+                resumed = self.phase;
                 if trace {
-                    eprintln!("resumed at round {}", self.stats.rounds);
+                    eprintln!("resumed at round {}, part {resumed}", self.stats.rounds);
                 }
             }
         }
@@ -2885,10 +2902,18 @@ impl<'a> Group<'a> {
             // improvement and play that loops is worth nothing by itself; then
             // in the game itself, from those strategies. The first search
             // may be saved and stopped (most of the work is there).
-            for lambda in [1.0 - discount, 1.0] {
+            // The first discount's parts may be saved and stopped, and a
+            // resumed solve goes on in the part it was saved in.
+            let first = d == 0;
+            let past = |phase: u8| first && resumed > phase;
+            for (phase, lambda) in [(SEARCH, 1.0 - discount), (GAME, 1.0)] {
+                if past(phase) {
+                    continue;
+                }
                 self.lambda = lambda;
                 self.whole = true;
-                if d == 0 && lambda < 1.0 {
+                if first {
+                    self.phase = phase;
                     if !self.iterate_until(trace, obs, boundary) {
                         obs.finish();
                         return None;
@@ -2897,21 +2922,41 @@ impl<'a> Group<'a> {
                     self.iterate(trace, obs);
                 }
             }
-            self.close(trace, obs);
-            if self.play == Play::First {
+            if !past(GAME) {
+                self.close(trace, obs);
+            }
+            if self.play == Play::First || past(GAME) {
                 // The second copy from the first one's values, in the game
                 // itself: the gap between the sides below then says whether
                 // the strategies are optimal (if not, both go on).
-                if trace {
-                    eprintln!("second copy from the first");
-                }
-                let stuck = self.seed_second_copy();
-                if trace {
-                    eprintln!("positions ahead not ranked: {stuck}");
+                if past(GAME) {
+                    // Resumed inside it: the first copy's values again, from
+                    // its strategies (the whole evaluation that closed it),
+                    // then the second copy with the strategies saved.
+                    self.lambda = 1.0;
+                    self.play = Play::First;
+                    self.evaluate_all();
+                    self.play = Play::Second;
+                } else {
+                    if trace {
+                        eprintln!("second copy from the first");
+                    }
+                    let stuck = self.seed_second_copy();
+                    if trace {
+                        eprintln!("positions ahead not ranked: {stuck}");
+                    }
                 }
                 self.lambda = 1.0;
                 self.whole = true;
-                self.iterate(trace, obs);
+                if first {
+                    self.phase = SECOND_COPY;
+                    if !self.iterate_until(trace, obs, boundary) {
+                        obs.finish();
+                        return None;
+                    }
+                } else {
+                    self.iterate(trace, obs);
+                }
                 self.close(trace, obs);
                 self.play = Play::Both;
                 self.class = Vec::new();
@@ -3210,6 +3255,8 @@ pub fn solve<S: Successors>(
 /// finished levels' codes and ranks.
 struct Saved {
     level: u8,
+    /// The part of the level's iteration (`SEARCH`, `GAME`, `SECOND_COPY`).
+    phase: u8,
     offset: u32,
     error: f64,
     stats: Stats,
@@ -3292,10 +3339,12 @@ fn saved_parts<'o>(head: &'o [u8], lens: &'o mut [u64; 3], out: &'o Outputs) -> 
     ]
 }
 
-/// The fixed fields of [`saved_parts`].
-fn saved_head(level: u8, offset: u32, error: f64, stats: &Stats, level_stats: &Stats) -> Vec<u8> {
+/// The fixed fields of [`saved_parts`] (the level's byte holds the level
+/// in its low 6 bits and the part of its iteration in the top 2).
+fn saved_head(level: u8, phase: u8, offset: u32, error: f64, stats: &Stats, level_stats: &Stats) -> Vec<u8> {
+    debug_assert!(level < 64 && phase < 4);
     let mut b = Vec::with_capacity(13 + 16 * STATS_WORDS);
-    b.push(level);
+    b.push(level | phase << 6);
     b.extend_from_slice(&offset.to_le_bytes());
     b.extend_from_slice(&error.to_bits().to_le_bytes());
     for st in [stats, level_stats] {
@@ -3318,7 +3367,8 @@ fn decode_saved(mut b: &[u8], ix: &[Indexer]) -> Option<Saved> {
         let len = usize::try_from(word(b)?).ok()?;
         Some(take(b, len.checked_mul(size)?)?.chunks_exact(size).map(from).collect())
     }
-    let level = take(&mut b, 1)?[0];
+    let byte = take(&mut b, 1)?[0];
+    let (level, phase) = (byte & 63, byte >> 6);
     let offset = u32::from_le_bytes(take(&mut b, 4)?.try_into().ok()?);
     let error = f64::from_bits(word(&mut b)?);
     let mut efforts = [[0u64; STATS_WORDS]; 2];
@@ -3336,7 +3386,7 @@ fn decode_saved(mut b: &[u8], ix: &[Indexer]) -> Option<Saved> {
     // No bit past the group's last index.
     let stray = !all.is_multiple_of(64) && bits.last().is_some_and(|&w| w >> (all % 64) != 0);
     if !b.is_empty()
-        || level >= 64
+        || phase > SECOND_COPY
         || stray
         || bits.len() != all.div_ceil(64)
         || codes.len() != members
@@ -3346,7 +3396,7 @@ fn decode_saved(mut b: &[u8], ix: &[Indexer]) -> Option<Saved> {
     }
     (out.done, out.codes, out.ranks) = (Members::from_bits(bits), codes, ranks);
     let (stats, level_stats) = (Stats::from_fields(&efforts[0])?, Stats::from_fields(&efforts[1])?);
-    Some(Saved { level, offset, error, stats, level_stats, out })
+    Some(Saved { level, phase, offset, error, stats, level_stats, out })
 }
 
 /// [`solve`] with a checkpoint: the solve is saved every so often (between
@@ -3418,12 +3468,17 @@ pub fn solve_resuming<'r, S: Successors>(
         obs.note(&format!(
             "resuming the group at mill level {}{} from {}",
             s.level,
-            if file.nodes > 0 { format!(", round {}", s.level_stats.rounds) } else { String::new() },
+            if file.nodes > 0 {
+                let part = ["the discounted search", "the game itself", "the second copy"][s.phase as usize];
+                format!(", {part}, round {}", s.level_stats.rounds)
+            } else {
+                String::new()
+            },
             checkpoint.expect("read").path.display()
         ));
         (from, offset, error, stats, out) = (s.level, s.offset, s.error, s.stats, s.out);
         if file.nodes > 0 {
-            inside = Some((s.level_stats, file));
+            inside = Some((s.level_stats, s.phase, file));
         }
     }
     // Chances to save (counted for `stop_at`), when the last save ended and
@@ -3441,7 +3496,8 @@ pub fn solve_resuming<'r, S: Successors>(
             }
             let t = std::time::Instant::now();
             let level_stats = group.map_or(Stats::default(), |g| g.stats);
-            let head = saved_head(level, offset, error, stats, &level_stats);
+            let phase = group.map_or(SEARCH, |g| g.phase);
+            let head = saved_head(level, phase, offset, error, stats, &level_stats);
             let mut lens = [0; 3];
             let state = saved_parts(&head, &mut lens, out);
             if let Err(e) = c.save_chance(&ix, &state, group.map(|g| (&g.next[..], &g.mode[..]))) {
@@ -3477,14 +3533,23 @@ pub fn solve_resuming<'r, S: Successors>(
         succ.let_go();
         group.make_nodes();
         let mut unreadable = false;
-        let mut restore = resume.map(|(level_stats, file)| {
+        let mut restore = resume.map(|(level_stats, phase, file)| {
             let unreadable = &mut unreadable;
             move |g: &mut Group<'r>| {
                 let c = checkpoint.expect("read");
+                // The second copy is a part only where the group's game has
+                // two copies played one after the other.
+                let fits = phase != SECOND_COPY || g.play == Play::First;
                 match c.read_nodes(&file, &mut g.next, &mut g.mode) {
-                    Ok(()) => {
+                    Ok(()) if fits => {
                         g.stats = level_stats;
+                        g.phase = phase;
                         true
+                    }
+                    Ok(()) => {
+                        drop_it(c, "the checkpoint's part of the iteration does not fit the group");
+                        *unreadable = true;
+                        false
                     }
                     Err(problem) => {
                         drop_it(c, &problem.to_string());

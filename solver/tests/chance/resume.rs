@@ -1,6 +1,8 @@
 //! A solve under chance saved at any of its chances to save and stopped
-//! there, then started again from its checkpoint, writes the same tables as
-//! one never stopped: values, progress ranks and header, to the bit. So do
+//! there (between mill levels, and inside a level's discounted search, its
+//! game itself and its second copy), then started again from its
+//! checkpoint, writes the same tables as one never stopped: values,
+//! progress ranks and header, to the bit. So do
 //! a solve that saves as often as it can (each save makes the next round
 //! whole) and one whose checkpoint is damaged (it starts again).
 
@@ -84,14 +86,21 @@ fn a_stopped_solve_resumes_to_the_same_tables() {
         std::fs::write(&stale, b"cut short").expect("stale temporary");
         c.stop_at = Some(2);
         let mut stops = 0;
+        let notes = Notes::default();
         let chained = loop {
-            match solve(Some(&c), &Silent) {
+            match solve(Some(&c), &notes) {
                 Some(t) => break t,
                 None => stops += 1,
             }
             assert!(stops < 10 * last, "{group:?}: no end to the stops");
         };
         assert!(stops > 2);
+        // Resumed in every part of a level's iteration: the discounted
+        // search, the game itself and the second copy.
+        let notes = notes.0.into_inner().expect("notes");
+        for part in ["the discounted search", "the game itself", "the second copy"] {
+            assert!(notes.iter().any(|n| n.contains(&format!(", {part}, round "))), "{group:?}, {part}: {notes:?}");
+        }
         assert!(!stale.exists(), "{group:?}: the stale temporary file is removed");
         same(&format!("{group:?} stopped {stops} times"), &whole, &chained);
         c.remove();
