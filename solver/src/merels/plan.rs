@@ -47,8 +47,9 @@ pub struct PlannedGroup {
     pub memory: u64,
     /// Under chance, where play cycles: how the solve has the in-group
     /// children and parents within the plan's memory limit (`stored` in
-    /// lists, or `generated` where the lists would not fit; `memory` is
-    /// then the need without them).
+    /// lists, `half` with the children alone listed where both lists would
+    /// not fit, or `generated` where neither would; `memory` is then the
+    /// need so).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub children: Option<Moves>,
     /// Bytes of the tables `ludus merels verify` holds while it checks the

@@ -333,7 +333,7 @@ impl Solution {
                         Moves::Half => Some("children listed and parents generated"),
                         Moves::Generated => Some("children and parents generated"),
                     };
-                    if let Some(how) = how {
+                    if let Some(how) = how.filter(|_| need <= opts.memory_limit) {
                         obs.note(&format!(
                             "group {}: in-group {how}, not both listed, to fit the memory ({} so, {} with both lists)",
                             group[0].key(),
