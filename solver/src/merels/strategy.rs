@@ -2798,6 +2798,29 @@ impl<'a> Group<'a> {
         true
     }
 
+    /// [`Group::iterate`] as the part `phase` of the first discount's
+    /// iteration, asking `boundary` whether to save or stop
+    /// ([`Group::iterate_until`]: `false` where it stopped); without a part,
+    /// with no chance to save.
+    fn iterate_part(
+        &mut self,
+        phase: Option<u8>,
+        trace: bool,
+        obs: &dyn Observer,
+        boundary: &mut Boundaries<'_, 'a>,
+    ) -> bool {
+        match phase {
+            Some(phase) => {
+                self.phase = phase;
+                self.iterate_until(trace, obs, boundary)
+            }
+            None => {
+                self.iterate(trace, obs);
+                true
+            }
+        }
+    }
+
     /// A whole evaluation and whole passes of both sides close an
     /// iteration: the first round that switches nothing ends it.
     fn close(&mut self, trace: bool, obs: &dyn Observer) {
@@ -2912,14 +2935,9 @@ impl<'a> Group<'a> {
                 }
                 self.lambda = lambda;
                 self.whole = true;
-                if first {
-                    self.phase = phase;
-                    if !self.iterate_until(trace, obs, boundary) {
-                        obs.finish();
-                        return None;
-                    }
-                } else {
-                    self.iterate(trace, obs);
+                if !self.iterate_part(first.then_some(phase), trace, obs, boundary) {
+                    obs.finish();
+                    return None;
                 }
             }
             if !past(GAME) {
@@ -2948,14 +2966,9 @@ impl<'a> Group<'a> {
                 }
                 self.lambda = 1.0;
                 self.whole = true;
-                if first {
-                    self.phase = SECOND_COPY;
-                    if !self.iterate_until(trace, obs, boundary) {
-                        obs.finish();
-                        return None;
-                    }
-                } else {
-                    self.iterate(trace, obs);
+                if !self.iterate_part(first.then_some(SECOND_COPY), trace, obs, boundary) {
+                    obs.finish();
+                    return None;
                 }
                 self.close(trace, obs);
                 self.play = Play::Both;
