@@ -237,7 +237,7 @@ const CHUNK: usize = PARALLEL_LEVEL / 4;
 /// the lists of [`Lists::build_with`]), in ascending order.
 const BUILD_BLOCK: usize = 1 << 14;
 
-/// Where the children are generated (to fit the memory), the lists of the
+/// Where the parents are generated (to fit the memory), the lists of the
 /// partial rounds (the nodes switched, those a partial evaluation
 /// recomputes, each side's positions for the next pass) hold at most an
 /// eighth of the group's positions (`LIST_SHARE`), and at least this many:
@@ -1111,9 +1111,10 @@ impl<'a> Group<'a> {
         self.list_cap = cap;
     }
 
-    /// The most entries of a partial round's list: where the children are
-    /// generated (to fit the memory), a share of the positions; where they
-    /// are stored, no bound (the lists are small beside them).
+    /// The most entries of a partial round's list: where the parents are
+    /// generated (to fit the memory), a share of the positions; where the
+    /// children and parents are all stored, no bound (the lists are small
+    /// beside them).
     fn list_cap(&self) -> usize {
         match (self.list_cap, self.moves) {
             (0, Moves::Stored) => usize::MAX,
@@ -2923,10 +2924,10 @@ impl<'a> Group<'a> {
             self.stats.discounts = d as u64 + 1;
             // First in the discounted game, where every improvement is an
             // improvement and play that loops is worth nothing by itself; then
-            // in the game itself, from those strategies. The first search
-            // may be saved and stopped (most of the work is there).
-            // The first discount's parts may be saved and stopped, and a
-            // resumed solve goes on in the part it was saved in.
+            // in the game itself, from those strategies. The first
+            // discount's parts may be saved and stopped (most of the work is
+            // in its search), and a resumed solve goes on in the part it was
+            // saved in.
             let first = d == 0;
             let past = |phase: u8| first && resumed > phase;
             for (phase, lambda) in [(SEARCH, 1.0 - discount), (GAME, 1.0)] {
@@ -2947,11 +2948,11 @@ impl<'a> Group<'a> {
                 // The second copy from the first one's values, in the game
                 // itself: the gap between the sides below then says whether
                 // the strategies are optimal (if not, both go on).
+                self.lambda = 1.0;
                 if past(GAME) {
                     // Resumed inside it: the first copy's values again, from
                     // its strategies (the whole evaluation that closed it),
                     // then the second copy with the strategies saved.
-                    self.lambda = 1.0;
                     self.play = Play::First;
                     self.evaluate_all();
                     self.play = Play::Second;
@@ -2964,7 +2965,6 @@ impl<'a> Group<'a> {
                         eprintln!("positions ahead not ranked: {stuck}");
                     }
                 }
-                self.lambda = 1.0;
                 self.whole = true;
                 if !self.iterate_part(first.then_some(SECOND_COPY), trace, obs, boundary) {
                     obs.finish();
