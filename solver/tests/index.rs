@@ -5,7 +5,8 @@ use engine::merels::{Board, BoardKind, Dice, PointSet, Rules, State};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use solver::merels::index::{
-    BINOMIAL, Cursor, colex_rank, colex_unrank, compress, compress_bits, deposit, deposit_bits, next_colex,
+    BINOMIAL, Cursor, colex_rank, colex_unrank, compress, compress_bits, deposit, deposit_bits, next_colex, select_bit,
+    select_bit_by_bit,
 };
 use solver::merels::{BoardTables, Indexer, Sector};
 
@@ -40,6 +41,13 @@ fn fast_ranking_helpers_equal_their_definitions() {
         // Any bits, also beyond the mask's count.
         let any = rng.random::<u32>() & 0xff_ffff;
         assert_eq!(deposit(any, mask), deposit_bits(any, mask), "{any:#x} onto {mask:#x}");
+        // The place of each set bit of a word, against counting the bits below.
+        let word = rng.random::<u64>() >> (rng.random::<u32>() % 64);
+        for r in 0..word.count_ones() {
+            let at = select_bit(word, r);
+            assert_eq!(select_bit_by_bit(word, r), at);
+            assert!(word >> at & 1 == 1 && (word & ((1u64 << at) - 1)).count_ones() == r, "{word:#x} bit {r}");
+        }
     }
 }
 

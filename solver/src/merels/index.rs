@@ -208,6 +208,32 @@ pub fn deposit_bits(mut packed: u32, mask: u32) -> u32 {
     out
 }
 
+/// The place of the `r`-th set bit of `word` (from 0, below its count of
+/// bits): PDEP where the processor has it.
+#[inline]
+pub fn select_bit(word: u64, r: u32) -> u32 {
+    debug_assert!(r < word.count_ones());
+    #[cfg(target_arch = "x86_64")]
+    if bmi2() {
+        #[target_feature(enable = "bmi2")]
+        fn pdep(packed: u64, mask: u64) -> u64 {
+            std::arch::x86_64::_pdep_u64(packed, mask)
+        }
+        // SAFETY: the processor has BMI2.
+        return unsafe { pdep(1 << r, word) }.trailing_zeros();
+    }
+    select_bit_by_bit(word, r)
+}
+
+/// [`select_bit`] a bit at a time.
+#[inline]
+pub fn select_bit_by_bit(mut word: u64, r: u32) -> u32 {
+    for _ in 0..r {
+        word &= word - 1;
+    }
+    word.trailing_zeros()
+}
+
 /// The low bits of a lookup entry: the symmetry (a board has at most 16).
 const LOOKUP_SYMMETRY: u32 = 0xf;
 /// The lookup entry's bit for a canonical set with a nontrivial stabiliser.

@@ -167,7 +167,7 @@ use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64};
 
 use super::checkpoint::{Checkpoint, Part};
-use super::index::{Cursor, Indexer, OwnPart};
+use super::index::{Cursor, Indexer, OwnPart, select_bit};
 use super::known::Known;
 use super::observer::{Observer, Silent};
 use super::sector::Sector;
@@ -3681,11 +3681,7 @@ impl Members {
         let lo = self.every[j] as usize;
         let hi = self.every.get(j + 1).map_or(self.before.len(), |&w| w as usize + 1);
         let w = lo + self.before[lo..hi].partition_point(|&b| b <= k) - 1;
-        let mut word = self.bits[w];
-        for _ in 0..k - self.before[w] {
-            word &= word - 1;
-        }
-        (w * 64) as u32 + word.trailing_zeros()
+        (w * 64) as u32 + select_bit(self.bits[w], k - self.before[w])
     }
 
     /// The members, ascending.
