@@ -14,7 +14,7 @@ use smallvec::SmallVec;
 use super::index::{OwnPart, VISIT_BATCH};
 use super::sector::{Sector, successors};
 use super::table::{Eval, Kind, Table, Values};
-use super::value::{CODE_UNUSED, Interval, Value, to_code};
+use super::value::{CODE_LOSS, CODE_UNUSED, Interval, Value};
 
 /// The solved sectors' tables of one game.
 pub struct Known {
@@ -295,12 +295,21 @@ impl Known {
     /// The grid code of a state's value under chance (for the side to move).
     #[inline]
     pub fn code(&self, st: &State) -> Option<u32> {
+        self.code_cell(st).copied().filter(|&k| k != CODE_UNUSED)
+    }
+
+    /// Where [`Known::code`] reads a state's grid code (the cell of its
+    /// sector's table, [`CODE_UNUSED`] there for an impossible state; a
+    /// constant for a lost one), so that several can be fetched before the
+    /// first is read.
+    #[inline]
+    pub fn code_cell(&self, st: &State) -> Option<&u32> {
         if self.rules.lost(st) {
-            return Some(to_code(-1.0));
+            return Some(&CODE_LOSS);
         }
         let t = self.tables.get(&Sector::of(st))?;
         match &t.values {
-            Values::Chance(v) => Some(v[t.indexer.index(st) as usize]).filter(|&k| k != CODE_UNUSED),
+            Values::Chance(v) => Some(&v[t.indexer.index(st) as usize]),
             _ => None,
         }
     }

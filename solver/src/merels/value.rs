@@ -215,6 +215,8 @@ pub const GRID: f64 = (1u64 << 30) as f64;
 pub const CODE_MAX: u32 = 1 << 31;
 /// The code of 0.
 pub const CODE_ZERO: u32 = 1 << 30;
+/// The code of −1.
+pub const CODE_LOSS: u32 = 0;
 /// Marks an unused index.
 pub const CODE_UNUSED: u32 = u32::MAX;
 /// The most that rounding to the grid moves a value.
@@ -256,6 +258,11 @@ mod tests {
         for q in edges.into_iter().chain((0..100_000).map(|_| rng.random_range(-72 * den..=72 * den))) {
             assert_eq!(div_exact_72(q * 72), q * 72 / 72, "{q}");
         }
+    }
+
+    #[test]
+    fn the_named_codes_are_the_codes_of_their_values() {
+        assert_eq!((to_code(-1.0), to_code(0.0), to_code(1.0)), (CODE_LOSS, CODE_ZERO, CODE_MAX));
     }
 
     #[test]
