@@ -598,19 +598,63 @@ enum Classes {
     Colour(PointSet),
 }
 
+/// Moves generated a few places ahead of a list's walk, in two stages: a
+/// place's positions as group indices first (the lookups of the part's
+/// members set under way), then, [`PREFETCH_AHEAD`] places later, as
+/// positions (what is read of each fetched), and as many places later
+/// taken. In the large groups every lookup misses the cache; so the misses
+/// overlap with the work on the places before.
+#[derive(Default)]
+struct Ahead {
+    /// Place `k`'s group indices, then its positions, in slot `k % RING`.
+    at: [SmallVec<[u64; 64]>; RING],
+    ps: [SmallVec<[u32; 64]>; RING],
+    /// The places before these were generated, and resolved.
+    generated: usize,
+    resolved: usize,
+}
+
+/// The places an [`Ahead`] holds at once.
+const RING: usize = 2 * PREFETCH_AHEAD;
+
+impl Ahead {
+    /// The positions of place `i` (called with places that rise), where
+    /// `places(k, at)` puts those of place `k` into `at` as group indices
+    /// (sorted, each once, their lookups asked for: [`Group::members_of`]) and
+    /// `resolve(k, positions)` is told them as positions (to fetch what is
+    /// read of them).
+    #[inline]
+    fn take(
+        &mut self,
+        g: &Group,
+        i: usize,
+        places: impl Fn(usize, &mut SmallVec<[u64; 64]>),
+        resolve: impl Fn(usize, &[u32]),
+    ) -> SmallVec<[u32; 64]> {
+        for k in self.generated.max(i)..i + RING {
+            let at = &mut self.at[k % RING];
+            at.clear();
+            places(k, at);
+        }
+        self.generated = self.generated.max(i + RING);
+        for k in self.resolved.max(i)..i + PREFETCH_AHEAD {
+            let ps = &mut self.ps[k % RING];
+            ps.clear();
+            g.positions_at(&self.at[k % RING], ps);
+            resolve(k, ps);
+        }
+        self.resolved = self.resolved.max(i + PREFETCH_AHEAD);
+        std::mem::take(&mut self.ps[i % RING])
+    }
+}
+
 /// The in-group parents of the positions of a list's nodes, taken in turn
 /// ([`ParentsAhead::get`] for each place of the list, ascending): read from
-/// the lists, or where they are generated, generated a few places ahead (a
-/// ring of them) with what is read of each parent node, and whether it is
+/// the lists, or where they are generated, generated a few places ahead
+/// ([`Ahead`]) with what is read of each parent node, and whether it is
 /// one, fetched meanwhile.
 #[derive(Default)]
-struct ParentsAhead {
-    ring: [SmallVec<[u32; 64]>; PREFETCH_AHEAD],
-    /// The place of the list the ring began at, and the next place whose
-    /// slot it has not passed.
-    from: Option<usize>,
-    next: usize,
-}
+struct ParentsAhead(Ahead);
 
 impl ParentsAhead {
     /// The parents of the position of node `list[i]`, where this is called
@@ -627,36 +671,26 @@ impl ParentsAhead {
         want: impl Fn(usize) -> bool,
         fetch: impl Fn(usize),
     ) -> Adj<'g> {
-        let (_, c) = g.side_of(list[i] as usize);
         if g.moves.lists_parents() {
-            return Adj::Stored(g.parents.get(c));
+            return Adj::Stored(g.parents.get(g.side_of(list[i] as usize).1));
         }
-        let make = |k: usize| match list.get(k) {
-            Some(&z) if want(k) => {
-                let (side, c) = g.side_of(z as usize);
-                let ps = g.parents_to_check(c);
-                for &p in &ps {
+        let places = |k: usize, at: &mut SmallVec<[u64; 64]>| {
+            if let Some(&z) = list.get(k)
+                && want(k)
+            {
+                g.parent_places(g.side_of(z as usize).1, at);
+            }
+        };
+        let resolve = |k: usize, ps: &[u32]| {
+            if let Some(&z) = list.get(k) {
+                let side = g.side_of(z as usize).0;
+                for &p in ps {
+                    prefetch(&g.kind[p as usize]);
                     fetch((1 - side) * g.n + p as usize);
                 }
-                ps
             }
-            _ => SmallVec::new(),
         };
-        let from = *self.from.get_or_insert_with(|| {
-            for (k, slot) in self.ring.iter_mut().enumerate() {
-                *slot = make(i + k);
-            }
-            self.next = i;
-            i
-        });
-        // The slot of each place passed takes the place a ring's length on.
-        debug_assert!(i >= self.next, "places in turn");
-        for k in self.next..i {
-            self.ring[(k - from) % PREFETCH_AHEAD] = make(k + PREFETCH_AHEAD);
-        }
-        self.next = i + 1;
-        let mut ps = make(i + PREFETCH_AHEAD);
-        std::mem::swap(&mut ps, &mut self.ring[(i - from) % PREFETCH_AHEAD]);
+        let mut ps = self.0.take(g, i, places, resolve);
         g.keep_parents(&mut ps);
         Adj::Made(ps)
     }
@@ -1487,43 +1521,54 @@ impl<'a> Group<'a> {
     /// The in-group children of position `p` as [`Group::build`] lists them,
     /// generated.
     fn make_kids(&self, p: usize) -> SmallVec<[u32; 64]> {
-        let mut out = SmallVec::new();
+        let (mut at, mut out) = (SmallVec::new(), SmallVec::new());
+        self.kid_places(p, &mut at);
+        self.positions_at(&at, &mut out);
+        out
+    }
+
+    /// The in-group children of position `p` (if it was built with its
+    /// moves) as group indices ([`Group::members_of`]), put into `at`
+    /// (empty).
+    fn kid_places(&self, p: usize, at: &mut SmallVec<[u64; 64]>) {
         if !self.has_moves(p) {
-            return out;
+            return;
         }
         let st = self.live_state(p);
         // The moves that take nothing leave the other side's men as they
         // were and put that side to move: the children share their sector
         // and the part of their index those men decide.
         let mut shared: Option<Option<(usize, OwnPart)>> = None;
-        let mut at = SmallVec::<[u64; 64]>::new();
         self.rules.for_each_quiet_move(&st, |child| {
             let place = *shared.get_or_insert_with(|| self.own_place(&child));
             if let Some((slot, part)) = place {
                 at.push(self.base[slot] + self.ix[slot].index_with(part, child.other));
             }
         });
-        self.members_of(&mut at, &mut out);
-        out
+        self.members_of(at);
     }
 
-    /// The positions of this part at the group indices `at` (taken in
-    /// order, each once) appended to `out` in ascending order: the indices
-    /// sorted first, then every lookup of the part's members set under way
-    /// before the first is read (in the large groups each is a miss of
-    /// the cache).
+    /// Sorts the group indices `at` and keeps each once, and asks for the
+    /// lookups of the part's members set that [`Group::positions_at`]
+    /// makes of them (in the large groups each is a miss of the cache).
     #[inline]
-    fn members_of(&self, at: &mut SmallVec<[u64; 64]>, out: &mut SmallVec<[u32; 64]>) {
+    fn members_of(&self, at: &mut SmallVec<[u64; 64]>) {
         at.sort_unstable();
         at.dedup();
+        if let Some(m) = &self.members {
+            for &a in at.iter() {
+                m.prefetch(a as u32);
+            }
+        }
+    }
+
+    /// The positions of this part at the group indices `at` (ascending,
+    /// each once) appended to `out`, ascending.
+    #[inline]
+    fn positions_at(&self, at: &[u64], out: &mut SmallVec<[u32; 64]>) {
         match &self.members {
             None => out.extend(at.iter().map(|&a| a as u32)),
-            Some(m) => {
-                for &a in at.iter() {
-                    m.prefetch(a as u32);
-                }
-                out.extend(at.iter().filter_map(|&a| m.slot(a as u32)));
-            }
+            Some(m) => out.extend(at.iter().filter_map(|&a| m.slot(a as u32))),
         }
     }
 
@@ -1533,36 +1578,36 @@ impl<'a> Group<'a> {
     /// leads from is among the predecessors, and the indices of symmetric
     /// positions are one, so these are exactly the lists' parents.)
     fn make_parents(&self, c: usize) -> SmallVec<[u32; 64]> {
-        let mut out = self.parents_to_check(c);
+        let (mut at, mut out) = (SmallVec::new(), SmallVec::new());
+        self.parent_places(c, &mut at);
+        self.positions_at(&at, &mut out);
+        for &p in &out {
+            prefetch(&self.kind[p as usize]);
+        }
         self.keep_parents(&mut out);
         out
     }
 
-    /// The positions of this part that a step taking nothing, or a pass,
-    /// leads from to position `c` (if it was built with its moves), whether
-    /// they were built with theirs still to check ([`Group::keep_parents`]:
-    /// what that reads is fetched meanwhile).
-    fn parents_to_check(&self, c: usize) -> SmallVec<[u32; 64]> {
-        let mut out = SmallVec::new();
+    /// The group indices ([`Group::members_of`]) of the positions that a
+    /// step taking nothing, or a pass, leads from to position `c` (if it
+    /// was built with its moves): those of this part that were built with
+    /// theirs ([`Group::keep_parents`]) are its in-group parents; put into
+    /// `at` (empty).
+    fn parent_places(&self, c: usize, at: &mut SmallVec<[u64; 64]>) {
         if !self.has_moves(c) {
-            return out;
+            return;
         }
         let st = self.live_state(c);
-        let mut at = SmallVec::<[u64; 64]>::new();
         self.rules.for_each_predecessor(&st, |q| {
             if let Some(slot) = self.slot_of(&q) {
                 at.push(self.base[slot] + self.ix[slot].index(&q));
             }
         });
-        self.members_of(&mut at, &mut out);
-        for &p in &out {
-            prefetch(&self.kind[p as usize]);
-        }
-        out
+        self.members_of(at);
     }
 
-    /// Keeps of [`Group::parents_to_check`] the positions built with their
-    /// moves: the in-group parents.
+    /// Keeps of the positions of [`Group::parent_places`] those built with
+    /// their moves: the in-group parents.
     #[inline]
     fn keep_parents(&self, ps: &mut SmallVec<[u32; 64]>) {
         ps.retain(|p| self.has_moves(*p as usize));
@@ -2246,23 +2291,22 @@ impl<'a> Group<'a> {
                 Moves::Generated => {
                     // The children of the positions a few places on are
                     // generated, and their values fetched, while this one is
-                    // examined (a ring of their lists).
-                    let mut ring: [SmallVec<[u32; 64]>; PREFETCH_AHEAD] = Default::default();
-                    let make = |q: usize| {
-                        let kids = if examined(q) { this.make_kids(q) } else { SmallVec::new() };
-                        for &c in &kids {
+                    // examined.
+                    let mut ahead = Ahead::default();
+                    let places = |k: usize, at: &mut SmallVec<[u64; 64]>| {
+                        if let Some(&q) = ps.get(k)
+                            && examined(q as usize)
+                        {
+                            this.kid_places(q as usize, at);
+                        }
+                    };
+                    let fetch = |_: usize, kids: &[u32]| {
+                        for &c in kids {
                             prefetch(&kids_val[c as usize]);
                         }
-                        kids
                     };
-                    for (slot, &q) in ring.iter_mut().zip(ps) {
-                        *slot = make(q as usize);
-                    }
                     for (i, &p) in ps.iter().enumerate() {
-                        let kids = std::mem::take(&mut ring[i % PREFETCH_AHEAD]);
-                        if let Some(&q) = ps.get(i + PREFETCH_AHEAD) {
-                            ring[i % PREFETCH_AHEAD] = make(q as usize);
-                        }
+                        let kids = ahead.take(this, i, places, fetch);
                         if examined(p as usize) {
                             look(p as usize, &kids, out, &mut worst, &mut slack);
                         }
