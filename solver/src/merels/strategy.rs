@@ -2674,26 +2674,36 @@ impl<'a> Group<'a> {
             let mut reached: Vec<Vec<u32>> = Vec::new();
             for batch in layer.iter().flat_map(|part| part.chunks(BATCH)) {
                 let found: Vec<u32> = batch
-                    .par_iter()
-                    .with_min_len(64)
-                    .flat_map_iter(|&c| {
-                        let child = ids[c as usize] as usize;
-                        let mut reached = SmallVec::<[u32; 16]>::new();
-                        for &q in self.parents(child).iter() {
-                            let Some(p) = slot.slot(q) else { continue };
-                            if !equally_good(child, val(q as usize)) {
-                                continue;
-                            }
-                            // The side ahead ranked by the first child to
-                            // reach it, the side behind by its last.
-                            let was = rank[p as usize].fetch_update(Relaxed, Relaxed, |r| match r {
-                                UNRANKED => Some(next),
-                                r if r == WAITING | 1 => Some(next),
-                                r if r & WAITING != 0 => Some(r - 1),
-                                _ => None,
-                            });
-                            if was.is_ok_and(|r| r == UNRANKED || r == WAITING | 1) {
-                                reached.push(p);
+                    .par_chunks(64)
+                    .flat_map_iter(|cs| {
+                        // The candidates' positions, as nodes of the first
+                        // player: where their parents are generated, what is
+                        // read of each is fetched a few candidates ahead.
+                        let list: SmallVec<[u32; 64]> = cs.iter().map(|&c| ids[c as usize]).collect();
+                        let fetch = |g: usize| {
+                            slot.prefetch((g - n) as u32);
+                            self.prefetch_stored(node(g - n));
+                        };
+                        let mut ahead = ParentsAhead::default();
+                        let mut reached = Vec::new();
+                        for (i, &child) in list.iter().enumerate() {
+                            let child = child as usize;
+                            for &q in ahead.get(self, &list, i, |_| true, fetch).iter() {
+                                let Some(p) = slot.slot(q) else { continue };
+                                if !equally_good(child, val(q as usize)) {
+                                    continue;
+                                }
+                                // The side ahead ranked by the first child to
+                                // reach it, the side behind by its last.
+                                let was = rank[p as usize].fetch_update(Relaxed, Relaxed, |r| match r {
+                                    UNRANKED => Some(next),
+                                    r if r == WAITING | 1 => Some(next),
+                                    r if r & WAITING != 0 => Some(r - 1),
+                                    _ => None,
+                                });
+                                if was.is_ok_and(|r| r == UNRANKED || r == WAITING | 1) {
+                                    reached.push(p);
+                                }
                             }
                         }
                         reached
