@@ -2606,21 +2606,58 @@ impl<'a> Group<'a> {
         };
         // Candidates: ahead with no exit as good as the best in-group move,
         // or behind with an in-group move as good as any exit.
+        // The children of the position of place `j` of a walk (`at(j)`;
+        // none for a place the walk passes by), taken in turn: where they
+        // are generated, those a few places on are, and their values
+        // fetched.
+        let kids_of = |ahead: &mut Ahead, j: usize, at: &dyn Fn(usize) -> Option<usize>| -> Adj<'_> {
+            if self.moves.lists_children() {
+                return Adj::Stored(self.kids.get(at(j).expect("a place taken")));
+            }
+            let places = |k: usize, out: &mut SmallVec<[u64; 64]>| {
+                if let Some(p) = at(k) {
+                    self.kid_places(p, out);
+                }
+            };
+            let fetch = |_: usize, kids: &[u32]| {
+                for &c in kids {
+                    self.prefetch_stored(node(c as usize));
+                }
+            };
+            Adj::Made(ahead.take(self, j, places, fetch))
+        };
         let ids: Vec<u32> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .flat_map_iter(|b| {
-                (b * CHUNK..((b + 1) * CHUNK).min(n)).filter_map(move |i| {
+                let (lo, hi) = (b * CHUNK, ((b + 1) * CHUNK).min(n));
+                let candidate = |k: usize| {
+                    let i = lo + k;
+                    (i < hi
+                        && matches!(self.kind[i], LIVE | SURE)
+                        && self.mode[i] & HAS_KIDS != 0
+                        && val(i).abs() > TIE)
+                        .then_some(i)
+                };
+                let mut ahead = Ahead::default();
+                let mut found = Vec::new();
+                for i in lo..hi {
                     fetch(i + PREFETCH_AHEAD);
-                    let v = val(i);
-                    if !matches!(self.kind[i], LIVE | SURE) || self.mode[i] & HAS_KIDS == 0 || v.abs() <= TIE {
-                        return None;
+                    if candidate(i - lo).is_none() {
+                        continue;
                     }
-                    let m = self.kids(i).iter().map(|&c| -val(c as usize)).fold(f64::NEG_INFINITY, f64::max);
+                    let v = val(i);
+                    let m = kids_of(&mut ahead, i - lo, &candidate)
+                        .iter()
+                        .map(|&c| -val(c as usize))
+                        .fold(f64::NEG_INFINITY, f64::max);
                     let [en, es] = self.exits[i].map(x);
                     let exit_ties = (wn > 0 && en >= m - TIE) || (ws > 0 && es >= m - TIE);
                     let can_stay = (wn == 0 || m >= en - TIE) && (ws == 0 || m >= es - TIE);
-                    (if v > 0.0 { !exit_ties } else { can_stay }).then_some(i as u32)
-                })
+                    if if v > 0.0 { !exit_ties } else { can_stay } {
+                        found.push(i as u32);
+                    }
+                }
+                found
             })
             .collect();
         let slot = Members::new(n, &ids);
@@ -2632,29 +2669,35 @@ impl<'a> Group<'a> {
         // it has none among the candidates, else `WAITING` and their
         // count).
         let equally_good = |c: usize, v: f64| -val(c) >= v - TIE;
-        let rank: Vec<u32> = (0..m)
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .map(|j| {
-                if let Some(&q) = ids.get(j + PREFETCH_AHEAD) {
-                    fetch(q as usize);
-                }
-                let p = ids[j] as usize;
-                let v = val(p);
-                let (mut count, mut outside) = (0u32, false);
-                for &c in self.kids(p).iter() {
-                    if equally_good(c as usize, v) {
-                        match slot.slot(c) {
-                            Some(_) => count += 1,
-                            None => outside = true,
+        let rank: Vec<u32> = ids
+            .par_chunks(CHUNK)
+            .enumerate()
+            .flat_map_iter(|(b, chunk)| {
+                let at = |k: usize| chunk.get(k).map(|&p| p as usize);
+                let mut ahead = Ahead::default();
+                let mut ranks = Vec::with_capacity(chunk.len());
+                for (j, &p) in chunk.iter().enumerate() {
+                    if let Some(&q) = ids.get(b * CHUNK + j + PREFETCH_AHEAD) {
+                        fetch(q as usize);
+                    }
+                    let p = p as usize;
+                    let v = val(p);
+                    let (mut count, mut outside) = (0u32, false);
+                    for &c in kids_of(&mut ahead, j, &at).iter() {
+                        if equally_good(c as usize, v) {
+                            match slot.slot(c) {
+                                Some(_) => count += 1,
+                                None => outside = true,
+                            }
                         }
                     }
+                    ranks.push(match (v > 0.0, outside, count) {
+                        (true, true, _) | (false, _, 0) => 1,
+                        (true, false, _) => UNRANKED,
+                        (false, _, k) => WAITING | k,
+                    });
                 }
-                match (v > 0.0, outside, count) {
-                    (true, true, _) | (false, _, 0) => 1,
-                    (true, false, _) => UNRANKED,
-                    (false, _, k) => WAITING | k,
-                }
+                ranks
             })
             .collect();
         // The ranks rise a layer at a time, from the candidates ranked to
@@ -2778,6 +2821,21 @@ impl<'a> Group<'a> {
                 .enumerate()
                 .map(|(k, out)| {
                     let mut moved = 0f64;
+                    // Where the children are generated, those of the
+                    // positions a few on are, and their bounds fetched.
+                    let mut ahead = Ahead::default();
+                    let len = out.len();
+                    let live = |j: usize| j < len && this.kind[(k << 12) + j] == LIVE;
+                    let places = |j: usize, at: &mut SmallVec<[u64; 64]>| {
+                        if live(j) {
+                            this.kid_places((k << 12) + j, at);
+                        }
+                    };
+                    let fetch = |_: usize, kids: &[u32]| {
+                        for &c in kids {
+                            prefetch(&old[c as usize]);
+                        }
+                    };
                     for (j, o) in out.iter_mut().enumerate() {
                         let p = (k << 12) + j;
                         if p + PREFETCH_AHEAD < this.n {
@@ -2787,10 +2845,15 @@ impl<'a> Group<'a> {
                             *o = old[p];
                             continue;
                         }
+                        let kids = if this.moves.lists_children() {
+                            Adj::Stored(this.kids.get(p))
+                        } else {
+                            Adj::Made(ahead.take(this, j, places, fetch))
+                        };
                         let (lo, hi) = unpack(old[p]);
                         let (lo, hi) = (lo as f64, hi as f64);
                         let (mut ml, mut mh) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-                        for &c in this.kids(p).iter() {
+                        for &c in kids.iter() {
                             let (cl, ch) = unpack(old[c as usize]);
                             ml = ml.max(-ch as f64);
                             mh = mh.max(-cl as f64);
