@@ -1080,34 +1080,60 @@ impl<'a> Group<'a> {
         let class = &this.class;
         // Both nodes of a position now hold the first copy's value.
         let val = |p: usize| this.stored_value(p);
-        mode[..n].par_iter_mut().zip(next[..n].par_iter_mut()).enumerate().for_each(|(p, (md, next))| {
-            if !in_class(class, p) || kind[p] != LIVE || *md & HAS_KIDS == 0 {
-                return;
-            }
-            let kids = this.kids(p);
-            let m = kids.iter().map(|&c| -val(c as usize)).fold(f64::NEG_INFINITY, f64::max);
-            let ahead = val(p) > TIE;
-            // The best child: for the side ahead the one of least rank (a
-            // child outside the ranked ones leaves the group next).
-            let (mut arg, mut least) = (NONE, u32::MAX);
-            for &c in kids.iter() {
-                if -val(c as usize) >= m - TIE {
-                    let r = if ahead { rank_of(c) } else { 0 };
-                    if arg == NONE || r < least {
-                        (arg, least) = (c, r);
+        const TASK: usize = 1 << 12;
+        // The positions given a strategy here (`HAS_KIDS` in their choice as
+        // well).
+        let seeded = |p: usize| in_class(class, p) && kind[p] == LIVE;
+        let chunks = mode[..n].par_chunks_mut(TASK).zip(next[..n].par_chunks_mut(TASK)).enumerate();
+        chunks.for_each(|(k, (modes, nexts))| {
+            // Where the children are generated, those of the positions a
+            // few on are, and their values fetched.
+            let (lo, len) = (k * TASK, nexts.len());
+            let mut ahead = Ahead::default();
+            let places = |j: usize, at: &mut SmallVec<[u64; 64]>| {
+                if j < len && seeded(lo + j) {
+                    this.kid_places(lo + j, at);
+                }
+            };
+            let fetch = |_: usize, kids: &[u32]| {
+                for &c in kids {
+                    this.prefetch_stored(c as usize);
+                }
+            };
+            for (j, (md, next)) in modes.iter_mut().zip(nexts.iter_mut()).enumerate() {
+                let p = lo + j;
+                if !seeded(p) || *md & HAS_KIDS == 0 {
+                    continue;
+                }
+                let kids = if this.moves.lists_children() {
+                    Adj::Stored(this.kids.get(p))
+                } else {
+                    Adj::Made(ahead.take(this, j, places, fetch))
+                };
+                let m = kids.iter().map(|&c| -val(c as usize)).fold(f64::NEG_INFINITY, f64::max);
+                let ahead = val(p) > TIE;
+                // The best child: for the side ahead the one of least rank (a
+                // child outside the ranked ones leaves the group next).
+                let (mut arg, mut least) = (NONE, u32::MAX);
+                for &c in kids.iter() {
+                    if -val(c as usize) >= m - TIE {
+                        let r = if ahead { rank_of(c) } else { 0 };
+                        if arg == NONE || r < least {
+                            (arg, least) = (c, r);
+                        }
                     }
                 }
-            }
-            // The side ahead takes an exit as good as staying; the other
-            // stays where staying is as good.
-            let mut mode = HAS_KIDS;
-            for (bit, e) in [(STAY_N, this.en(p)), (STAY_S, this.es(p))] {
-                if (ahead && m > x(e) + TIE) || (!ahead && m >= x(e) - TIE) {
-                    mode |= bit;
+                // The side ahead takes an exit as good as staying; the other
+                // stays where staying is as good.
+                let mut mode = HAS_KIDS;
+                for (bit, e) in [(STAY_N, this.en(p)), (STAY_S, this.es(p))] {
+                    if (ahead && m > x(e) + TIE) || (!ahead && m >= x(e) - TIE) {
+                        mode |= bit;
+                    }
                 }
+                *md = mode;
+                *next = if mode & (STAY_N | STAY_S) != 0 { arg } else { NONE };
             }
-            *md = mode;
-            *next = if mode & (STAY_N | STAY_S) != 0 { arg } else { NONE };
         });
         (self.mode, self.next) = (mode, next);
         stuck
