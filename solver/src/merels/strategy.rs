@@ -1364,46 +1364,48 @@ impl<'a> Group<'a> {
         // as it is found and read once all are (each is a miss of the cache
         // in a large sector's table).
         let mut outside = SmallVec::<[(bool, &u32); 64]>::new();
+        // The steps that stay in the group: each one's place in the part's
+        // set of positions fetched as it is found, and read, in the moves'
+        // order, once all are.
+        let mut staying = SmallVec::<[(bool, usize, u64, bool); 64]>::new();
         self.for_each_move(&st, |a, child, inside| {
             let is_leap = matches!(a, Action::Leap { .. });
             special_any = true;
             normal_any |= !is_leap;
-            let (here, code) = match inside {
-                Some((slot, i)) => match self.member(slot, i) {
-                    Some(c) => {
-                        crosses &= self.class_of(child, slot) != second;
-                        (Some(c), NONE)
+            match inside {
+                Some((slot, i)) => {
+                    if let Some(m) = &self.members {
+                        m.prefetch((self.base[slot] + i) as u32);
                     }
-                    None => {
-                        let code = lower.map_or(CODE_UNUSED, |o| o.code(self.base[slot] + i));
-                        assert_ne!(code, CODE_UNUSED, "a step leads to a part of the group solved later");
-                        (None, code)
-                    }
-                },
+                    staying.push((is_leap, slot, i, self.class_of(child, slot)));
+                }
                 None => {
                     let cell = known.code_cell(child).expect("successor sectors are solved first");
                     prefetch(cell);
                     outside.push((is_leap, cell));
-                    return;
                 }
-            };
-            match here {
+            }
+        });
+        for (is_leap, slot, i, class) in staying {
+            match self.member(slot, i) {
                 Some(c) => {
+                    crosses &= class != second;
                     if first == NONE {
                         first = c
                     }
                     kids.push(c);
                 }
                 None => {
-                    let code = neg_code(code);
+                    let code = lower.map_or(CODE_UNUSED, |o| o.code(self.base[slot] + i));
+                    assert_ne!(code, CODE_UNUSED, "a step leads to a part of the group solved later");
                     if is_leap {
-                        leap = better(leap, code);
+                        leap = better(leap, neg_code(code));
                     } else {
-                        en = better(en, code);
+                        en = better(en, neg_code(code));
                     }
                 }
             }
-        });
+        }
         for (is_leap, &code) in outside {
             assert_ne!(code, CODE_UNUSED, "successor sectors are solved first");
             if is_leap {
