@@ -696,6 +696,44 @@ impl ParentsAhead {
     }
 }
 
+/// The in-group children of the positions of a walk, taken in turn
+/// ([`KidsAhead::get`] for each place, ascending): read from the lists, or
+/// where they are generated, generated a few places ahead ([`Ahead`]) with
+/// what is read of each child fetched meanwhile.
+#[derive(Default)]
+struct KidsAhead(Ahead);
+
+impl KidsAhead {
+    /// The children of position `at(j)`, where this is called with places
+    /// `j` that rise, `at` giving the position of each place the walk takes
+    /// (`None` for a place it passes by), the same `at` each time: where
+    /// they are generated, those of the places a few after `j` are, and
+    /// each of their children handed to `fetch`.
+    #[inline]
+    fn get<'g>(
+        &mut self,
+        g: &'g Group,
+        j: usize,
+        at: impl Fn(usize) -> Option<usize>,
+        fetch: impl Fn(usize),
+    ) -> Adj<'g> {
+        if g.moves.lists_children() {
+            return Adj::Stored(g.kids.get(at(j).expect("a place the walk takes")));
+        }
+        let places = |k: usize, out: &mut SmallVec<[u64; 64]>| {
+            if let Some(p) = at(k) {
+                g.kid_places(p, out);
+            }
+        };
+        let resolve = |_: usize, kids: &[u32]| {
+            for &c in kids {
+                fetch(c as usize);
+            }
+        };
+        Adj::Made(self.0.take(g, j, places, resolve))
+    }
+}
+
 /// The parts of the first discount's iteration where a solve saves its
 /// strategies: the discounted search, then the first copy (or both) in the
 /// game itself, then the second copy.
@@ -1089,27 +1127,14 @@ impl<'a> Group<'a> {
             // Where the children are generated, those of the positions a
             // few on are, and their values fetched.
             let (lo, len) = (k * TASK, nexts.len());
-            let mut ahead = Ahead::default();
-            let places = |j: usize, at: &mut SmallVec<[u64; 64]>| {
-                if j < len && seeded(lo + j) {
-                    this.kid_places(lo + j, at);
-                }
-            };
-            let fetch = |_: usize, kids: &[u32]| {
-                for &c in kids {
-                    this.prefetch_stored(c as usize);
-                }
-            };
+            let mut walk = KidsAhead::default();
+            let at = |j: usize| (j < len && seeded(lo + j)).then_some(lo + j);
             for (j, (md, next)) in modes.iter_mut().zip(nexts.iter_mut()).enumerate() {
                 let p = lo + j;
                 if !seeded(p) || *md & HAS_KIDS == 0 {
                     continue;
                 }
-                let kids = if this.moves.lists_children() {
-                    Adj::Stored(this.kids.get(p))
-                } else {
-                    Adj::Made(ahead.take(this, j, places, fetch))
-                };
+                let kids = walk.get(this, j, at, |c| this.prefetch_stored(c));
                 let m = kids.iter().map(|&c| -val(c as usize)).fold(f64::NEG_INFINITY, f64::max);
                 let ahead = val(p) > TIE;
                 // The best child: for the side ahead the one of least rank (a
@@ -1386,6 +1411,13 @@ impl<'a> Group<'a> {
                 }
             }
         });
+        let mut take_exit = |is_leap: bool, code: u32| {
+            if is_leap {
+                leap = better(leap, neg_code(code));
+            } else {
+                en = better(en, neg_code(code));
+            }
+        };
         for (is_leap, slot, i, class) in staying {
             match self.member(slot, i) {
                 Some(c) => {
@@ -1398,21 +1430,13 @@ impl<'a> Group<'a> {
                 None => {
                     let code = lower.map_or(CODE_UNUSED, |o| o.code(self.base[slot] + i));
                     assert_ne!(code, CODE_UNUSED, "a step leads to a part of the group solved later");
-                    if is_leap {
-                        leap = better(leap, neg_code(code));
-                    } else {
-                        en = better(en, neg_code(code));
-                    }
+                    take_exit(is_leap, code);
                 }
             }
         }
         for (is_leap, &code) in outside {
             assert_ne!(code, CODE_UNUSED, "successor sectors are solved first");
-            if is_leap {
-                leap = better(leap, neg_code(code));
-            } else {
-                en = better(en, neg_code(code));
-            }
+            take_exit(is_leap, code);
         }
         let blocked = match self.rules.blocked {
             Blocked::Draw => to_code(0.0),
@@ -2320,22 +2344,11 @@ impl<'a> Group<'a> {
                     // The children of the positions a few places on are
                     // generated, and their values fetched, while this one is
                     // examined.
-                    let mut ahead = Ahead::default();
-                    let places = |k: usize, at: &mut SmallVec<[u64; 64]>| {
-                        if let Some(&q) = ps.get(k)
-                            && examined(q as usize)
-                        {
-                            this.kid_places(q as usize, at);
-                        }
-                    };
-                    let fetch = |_: usize, kids: &[u32]| {
-                        for &c in kids {
-                            prefetch(&kids_val[c as usize]);
-                        }
-                    };
+                    let mut walk = KidsAhead::default();
+                    let at = |k: usize| ps.get(k).map(|&q| q as usize).filter(|&q| examined(q));
                     for (i, &p) in ps.iter().enumerate() {
-                        let kids = ahead.take(this, i, places, fetch);
                         if examined(p as usize) {
+                            let kids = walk.get(this, i, at, |c| prefetch(&kids_val[c]));
                             look(p as usize, &kids, out, &mut worst, &mut slack);
                         }
                     }
@@ -2634,26 +2647,7 @@ impl<'a> Group<'a> {
         };
         // Candidates: ahead with no exit as good as the best in-group move,
         // or behind with an in-group move as good as any exit.
-        // The children of the position of place `j` of a walk (`at(j)`;
-        // none for a place the walk passes by), taken in turn: where they
-        // are generated, those a few places on are, and their values
-        // fetched.
-        let kids_of = |ahead: &mut Ahead, j: usize, at: &dyn Fn(usize) -> Option<usize>| -> Adj<'_> {
-            if self.moves.lists_children() {
-                return Adj::Stored(self.kids.get(at(j).expect("a place taken")));
-            }
-            let places = |k: usize, out: &mut SmallVec<[u64; 64]>| {
-                if let Some(p) = at(k) {
-                    self.kid_places(p, out);
-                }
-            };
-            let fetch = |_: usize, kids: &[u32]| {
-                for &c in kids {
-                    self.prefetch_stored(node(c as usize));
-                }
-            };
-            Adj::Made(ahead.take(self, j, places, fetch))
-        };
+        let fetch_kid = |c: usize| self.prefetch_stored(node(c));
         let ids: Vec<u32> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .flat_map_iter(|b| {
@@ -2666,7 +2660,7 @@ impl<'a> Group<'a> {
                         && val(i).abs() > TIE)
                         .then_some(i)
                 };
-                let mut ahead = Ahead::default();
+                let mut walk = KidsAhead::default();
                 let mut found = Vec::new();
                 for i in lo..hi {
                     fetch(i + PREFETCH_AHEAD);
@@ -2674,7 +2668,8 @@ impl<'a> Group<'a> {
                         continue;
                     }
                     let v = val(i);
-                    let m = kids_of(&mut ahead, i - lo, &candidate)
+                    let m = walk
+                        .get(self, i - lo, candidate, fetch_kid)
                         .iter()
                         .map(|&c| -val(c as usize))
                         .fold(f64::NEG_INFINITY, f64::max);
@@ -2702,7 +2697,7 @@ impl<'a> Group<'a> {
             .enumerate()
             .flat_map_iter(|(b, chunk)| {
                 let at = |k: usize| chunk.get(k).map(|&p| p as usize);
-                let mut ahead = Ahead::default();
+                let mut walk = KidsAhead::default();
                 let mut ranks = Vec::with_capacity(chunk.len());
                 for (j, &p) in chunk.iter().enumerate() {
                     if let Some(&q) = ids.get(b * CHUNK + j + PREFETCH_AHEAD) {
@@ -2711,7 +2706,7 @@ impl<'a> Group<'a> {
                     let p = p as usize;
                     let v = val(p);
                     let (mut count, mut outside) = (0u32, false);
-                    for &c in kids_of(&mut ahead, j, &at).iter() {
+                    for &c in walk.get(self, j, at, fetch_kid).iter() {
                         if equally_good(c as usize, v) {
                             match slot.slot(c) {
                                 Some(_) => count += 1,
@@ -2851,19 +2846,9 @@ impl<'a> Group<'a> {
                     let mut moved = 0f64;
                     // Where the children are generated, those of the
                     // positions a few on are, and their bounds fetched.
-                    let mut ahead = Ahead::default();
+                    let mut walk = KidsAhead::default();
                     let len = out.len();
-                    let live = |j: usize| j < len && this.kind[(k << 12) + j] == LIVE;
-                    let places = |j: usize, at: &mut SmallVec<[u64; 64]>| {
-                        if live(j) {
-                            this.kid_places((k << 12) + j, at);
-                        }
-                    };
-                    let fetch = |_: usize, kids: &[u32]| {
-                        for &c in kids {
-                            prefetch(&old[c as usize]);
-                        }
-                    };
+                    let at = |j: usize| Some((k << 12) + j).filter(|&p| j < len && this.kind[p] == LIVE);
                     for (j, o) in out.iter_mut().enumerate() {
                         let p = (k << 12) + j;
                         if p + PREFETCH_AHEAD < this.n {
@@ -2873,11 +2858,7 @@ impl<'a> Group<'a> {
                             *o = old[p];
                             continue;
                         }
-                        let kids = if this.moves.lists_children() {
-                            Adj::Stored(this.kids.get(p))
-                        } else {
-                            Adj::Made(ahead.take(this, j, places, fetch))
-                        };
+                        let kids = walk.get(this, j, at, |c| prefetch(&old[c]));
                         let (lo, hi) = unpack(old[p]);
                         let (lo, hi) = (lo as f64, hi as f64);
                         let (mut ml, mut mh) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
