@@ -76,7 +76,9 @@ enum MerelsCmd {
         #[arg(long, value_name = "N")]
         max_men: Option<u8>,
         /// Memory a sector group may use, in GiB (a larger group is refused
-        /// with its estimate; everything smaller stays on disk)
+        /// with its estimate; everything smaller stays on disk; a group with
+        /// its parents generated keeps some it found in what its estimate
+        /// leaves, to save time)
         #[arg(long, value_name = "GIB", default_value_t = 14.0, value_parser = parse_gib)]
         memory: f64,
         /// Under chance, how a group keeps its positions' in-group children
@@ -267,6 +269,7 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                 },
                 group,
                 checkpoint_every: std::time::Duration::from_secs(checkpoint_every),
+                use_spare: true,
             };
             let t = Instant::now();
             let bars = Bars::new(quiet);

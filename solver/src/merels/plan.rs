@@ -61,7 +61,9 @@ pub struct PlannedGroup {
 
 /// Bytes of a group's working arrays, with [`FIXED_MEMORY`] for what does
 /// not grow with it (`solver/tests/memory.rs` counts every allocation of
-/// each group's solve, on every board and reading, against this).
+/// each group's solve, on every board and reading, against this). A solve
+/// under chance with its parents generated may hold more, up to its limit,
+/// for the parents it keeps to save time (`strategy::Room`).
 pub fn working_memory(rules: &Rules, ix: &[Indexer], moves: Moves) -> u64 {
     FIXED_MEMORY + arrays_memory(rules, ix, moves)
 }

@@ -19,7 +19,7 @@ use super::observer::Observer;
 use super::plan;
 use super::retro::{forward_dtm, retrograde};
 use super::sector::{Sector, reached_groups, solve_order, successors};
-use super::strategy::{self, Moves};
+use super::strategy::{self, Moves, Room};
 use super::table::{Census, Kind, Meta, Table};
 use super::value::exact_denominator;
 
@@ -50,6 +50,11 @@ pub struct SolveOptions {
     /// (`<group>.resume`, removed when the group's files are written), so
     /// that a stopped solve resumes where it was.
     pub checkpoint_every: Duration,
+    /// Whether a group's solve may hold memory beyond its estimate, up to
+    /// `memory_limit`, for what saves time (under chance with the parents
+    /// generated, the parents a partial evaluation found, kept for its
+    /// changed values).
+    pub use_spare: bool,
 }
 
 impl Default for SolveOptions {
@@ -63,6 +68,7 @@ impl Default for SolveOptions {
             moves: None,
             group: None,
             checkpoint_every: Duration::from_secs(600),
+            use_spare: true,
         }
     }
 }
@@ -403,6 +409,12 @@ impl Solution {
         self.db.is_some() && !opts.keep_all
     }
 
+    /// The bytes a group's solve may hold beyond its estimate, up to the
+    /// memory limit, where `opts` lets it.
+    fn spare_memory(&self, group: &[Sector], moves: Moves, opts: &SolveOptions) -> u64 {
+        if opts.use_spare { opts.memory_limit.saturating_sub(self.memory_estimate(group, moves, opts)) } else { 0 }
+    }
+
     /// Whether the solve of `group` lets the tables go while it iterates:
     /// a group under chance where play cycles, its parents generated (to
     /// fit the memory), the tables in the database.
@@ -428,8 +440,10 @@ impl Solution {
         let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s)).collect();
         let error = self.successor_error(group);
         let reads = group.iter().flat_map(|&s| successors(&rules, s)).filter(|c| !group.contains(c)).collect();
+        let spare = self.spare_memory(group, moves, opts);
         let mut succ = Rereads { sol: self, reads, gone: false };
-        let solved = strategy::solve_resuming(&rules, &mut succ, ix, error, moves, obs, checkpoint.as_ref())?;
+        let solved =
+            strategy::solve_resuming(&rules, &mut succ, ix, error, Room { moves, spare }, obs, checkpoint.as_ref())?;
         Ok(solved.expect("only a checkpoint asked to stop stops").0)
     }
 
@@ -600,8 +614,10 @@ impl Solution {
                 let error = self.successor_error(group);
                 let moves = opts.moves.unwrap_or_default();
                 let checkpoint = self.checkpoint(group, opts);
+                let spare = self.spare_memory(group, moves, opts);
+                let room = Room { moves, spare };
                 let Ok(solved) =
-                    strategy::solve_resuming(rules, &mut &self.known, ix, error, moves, obs, checkpoint.as_ref());
+                    strategy::solve_resuming(rules, &mut &self.known, ix, error, room, obs, checkpoint.as_ref());
                 solved.expect("only a checkpoint asked to stop stops").0
             }
             (true, _) => retrograde(rules, &self.known, ix, obs, self.checkpoint(group, opts).as_ref())

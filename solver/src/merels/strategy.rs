@@ -122,7 +122,9 @@
 //! large levels are searched and computed in parallel. A full evaluation and
 //! full passes begin each discount and close the iteration, and
 //! `Group::full_passes` keeps every round whole (for the tests, which compare
-//! the two). Where the children are generated to fit the memory, a round
+//! the two). Where the parents are generated, those the backward search
+//! generates are kept, in the memory the solve may hold beyond its estimate,
+//! for the parents of the changed values, which are mostly the same nodes. Where the children are generated to fit the memory, a round
 //! whose lists would pass an eighth of the positions is made whole instead
 //! (the same values and switches), so that the partial rounds hold little
 //! beside the group's arrays.
@@ -249,6 +251,15 @@ const LIST_FLOOR: usize = PARALLEL_LEVEL;
 /// hold at most where they are bounded.
 const LIST_SHARE: u32 = 3;
 
+/// Where the parents are generated, a partial evaluation keeps those its
+/// backward search generated, for the parents of the changed values, rather
+/// than generate them again (on nine's 4 v 6 a fifth of the iteration's
+/// time), in the memory the solve may hold beyond its estimate: this many
+/// bytes of it per entry kept (4, twice for the lists' growth, and as much
+/// again for the chunks' buffers a level's search fills before they are
+/// kept).
+const KIN_BYTES: u64 = 16;
+
 /// Where the lists are bounded, a partial evaluation takes about this share
 /// of their bound (as a shift; at least `PARALLEL_LEVEL`) of nodes at a
 /// time, in the backward search and for the parents of the changed values,
@@ -316,6 +327,10 @@ pub struct Stats {
     /// Positions whose value ±1 the retrograde pass before the iteration
     /// settled (`Group::settle`).
     pub settled: u64,
+    /// Nodes whose in-group parents a partial evaluation kept from its
+    /// search for its changed values, where they are generated, over all
+    /// rounds (not saved with the effort: a resumed solve counts anew).
+    pub kept: u64,
 }
 
 impl Stats {
@@ -340,6 +355,7 @@ impl Stats {
             *s += t;
         }
         self.evaluated += o.evaluated;
+        self.kept += o.kept;
         self.examined += o.examined;
         self.rechecked += o.rechecked;
         self.settled += o.settled;
@@ -451,6 +467,16 @@ pub enum Moves {
     Generated,
 }
 
+/// The memory a group's solve under chance has: how it has the in-group
+/// moves, and the bytes it may hold beyond its estimate (`plan`) for what
+/// saves time (the parents a partial evaluation keeps where they are
+/// generated).
+#[derive(Clone, Copy, Debug)]
+pub struct Room {
+    pub moves: Moves,
+    pub spare: u64,
+}
+
 impl Moves {
     /// Whether the in-group children are read from lists.
     #[inline]
@@ -529,6 +555,9 @@ pub struct Group<'a> {
     /// says, a share of the positions where the children are generated, no
     /// bound where they are stored).
     list_cap: usize,
+    /// Bytes the solve may hold beyond its estimate (`plan`) for what saves
+    /// time: the parents a partial evaluation keeps ([`Group::kin_budget`]).
+    spare: u64,
     /// Every pass followed by a whole re-examination (`check_passes`).
     check_passes: bool,
     /// No discounted searches: the game itself from the warm start.
@@ -810,6 +839,7 @@ impl<'a> Group<'a> {
             dirty: [Vec::new(), Vec::new()],
             scan: [false, false],
             list_cap: 0,
+            spare: 0,
             flag: (0..n).map(|_| AtomicU8::new(0)).collect(),
             mark: Vec::new(),
             scratch: Scratch::default(),
@@ -1208,6 +1238,21 @@ impl<'a> Group<'a> {
             (0, _) => (self.n >> LIST_SHARE).max(LIST_FLOOR),
             (cap, _) => cap,
         }
+    }
+
+    /// Lets the solve hold `bytes` beyond its estimate for what saves time.
+    pub fn spare_memory(&mut self, bytes: u64) {
+        self.spare = bytes;
+    }
+
+    /// How many entries (a parent, or the end of a node's parents) a
+    /// partial evaluation keeps from its backward search for the changed
+    /// values where the parents are generated: as many as
+    /// [`KIN_BYTES`] bytes each of the spare memory hold, at most one per
+    /// position (most rounds need fewer).
+    fn kin_budget(&self) -> usize {
+        let n = self.n as u64;
+        (self.spare / KIN_BYTES).min(n).min(u64::from(u32::MAX)) as usize
     }
 
     /// Every position with in-group children is examined by each side's
@@ -1758,6 +1803,27 @@ impl<'a> Group<'a> {
         }
     }
 
+    /// Hints the cache to fetch what [`Group::changed`] reads of the parents
+    /// of `nodes[i]` that the backward search kept, if its value changed
+    /// (`moved(i)`; `nodes` begins at the `base`-th node of the search).
+    #[inline]
+    fn fetch_kin(
+        &self,
+        nodes: &[u32],
+        kin: &[u32],
+        kin_end: &[u32],
+        base: usize,
+        i: usize,
+        moved: impl Fn(usize) -> bool,
+    ) {
+        if i < nodes.len() && base + i < kin_end.len() && moved(i) {
+            let other = (1 - self.side_of(nodes[i] as usize).0) * self.n;
+            for &p in kin_of(kin, kin_end, base + i) {
+                self.fetch_for_changed(other + p as usize);
+            }
+        }
+    }
+
     /// Hints the cache to fetch what the search backwards along the
     /// strategies ([`Group::movers_into`]) reads of the parents of the nodes
     /// in `list` a few places after `i`: each one's successor, and a stage
@@ -1880,9 +1946,16 @@ impl<'a> Group<'a> {
         let mut todo = std::mem::take(&mut self.switched);
         // Nodes found are marked `ON_PATH` until all are found, then `TO_DO`;
         // a node switched twice is taken once.
-        let Scratch { mut nodes, mut old, mut path, mut ends, mut parts } = std::mem::take(&mut self.scratch);
+        let Scratch { mut nodes, mut old, mut path, mut ends, mut parts, mut kin, mut kin_end } =
+            std::mem::take(&mut self.scratch);
         nodes.clear();
         ends.clear();
+        kin.clear();
+        kin_end.clear();
+        // Where the parents are generated, those found are kept for the
+        // changed values, for the first nodes, as many as the budget holds.
+        let budget = if self.moves.lists_parents() { 0 } else { self.kin_budget() };
+        let mut keeping = budget > 0;
         for &g in &todo {
             if mark[g as usize] == KEEP {
                 mark[g as usize] = ON_PATH;
@@ -1903,6 +1976,9 @@ impl<'a> Group<'a> {
                     self.prefetch_movers(&nodes, i, marks);
                     let parents = ahead.get(self, &nodes[..hi], i, |_| true, |g| prefetch(&self.next[g]));
                     self.movers_into(nodes[i] as usize, &parents, marks, &mut nodes);
+                    if keeping {
+                        keeping = keep_kin(&mut kin, &mut kin_end, &parents, budget);
+                    }
                 }
             } else {
                 let mut at = lo;
@@ -1911,17 +1987,37 @@ impl<'a> Group<'a> {
                     let chunks = (to - at).div_ceil(CHUNK);
                     grow_parts(&mut parts, chunks);
                     let (level, _) = nodes.split_at(to);
-                    level[at..].par_chunks(CHUNK).zip(parts[..chunks].par_iter_mut()).for_each(|(ys, [out, _])| {
+                    // Each chunk keeps its first nodes' parents (each list
+                    // after its length) within its share of what the budget
+                    // has left; the lists are kept up to the first node a
+                    // chunk did not keep.
+                    let quota = if keeping { (budget - kin.len() - kin_end.len()) / chunks } else { 0 };
+                    level[at..].par_chunks(CHUNK).zip(parts[..chunks].par_iter_mut()).for_each(|(ys, [out, found])| {
                         out.clear();
+                        found.clear();
                         let mut ahead = ParentsAhead::default();
+                        let mut fits = keeping;
                         for (i, &y) in ys.iter().enumerate() {
                             self.prefetch_movers(ys, i, marks);
                             let parents = ahead.get(self, ys, i, |_| true, |g| prefetch(&self.next[g]));
                             self.movers_into(y as usize, &parents, marks, out);
+                            fits = fits && found.len() + 1 + parents.len() <= quota;
+                            if fits {
+                                found.push(parents.len() as u32);
+                                found.extend_from_slice(&parents);
+                            }
                         }
                     });
-                    for [part, _] in &parts[..chunks] {
+                    for (c, [part, found]) in parts[..chunks].iter_mut().enumerate() {
                         nodes.extend_from_slice(part);
+                        let (mut k, mut lists) = (0, 0);
+                        while keeping && k < found.len() {
+                            let len = found[k] as usize;
+                            keeping = keep_kin(&mut kin, &mut kin_end, &found[k + 1..k + 1 + len], budget);
+                            (k, lists) = (k + 1 + len, lists + 1);
+                        }
+                        keeping = keeping && lists == CHUNK.min(to - at - c * CHUNK);
+                        *found = Vec::new();
                     }
                     at = to;
                 }
@@ -1936,6 +2032,7 @@ impl<'a> Group<'a> {
             self.mark = mark;
         } else {
             self.stats.evaluated += nodes.len() as u64;
+            self.stats.kept += kin_end.len() as u64;
             set_marks(&mut mark, &nodes, TO_DO);
             old.clear();
             old.par_extend(nodes.par_iter().with_min_len(PARALLEL_LEVEL).map(|&g| self.val[g as usize]));
@@ -1987,7 +2084,12 @@ impl<'a> Group<'a> {
                 let moved = |i: usize| self.val[nodes[i] as usize].to_bits() != old[i].to_bits();
                 for (i, (&g, &o)) in nodes.iter().zip(&old).enumerate() {
                     self.prefetch_changed(&nodes, i);
-                    if moved(i) {
+                    if i < kin_end.len() {
+                        self.fetch_kin(&nodes, &kin, &kin_end, 0, i + PREFETCH_AHEAD, moved);
+                        if moved(i) {
+                            self.changed(g as usize, o, kin_of(&kin, &kin_end, i), &mut dirty);
+                        }
+                    } else if moved(i) {
                         let parents = ahead.get(self, &nodes, i, moved, |gp| self.fetch_for_changed(gp));
                         self.changed(g as usize, o, &parents, &mut dirty);
                     }
@@ -1995,25 +2097,36 @@ impl<'a> Group<'a> {
                 self.dirty = dirty;
                 self.bound_dirty();
             } else {
-                for (ns, os) in nodes.chunks(batch).zip(old.chunks(batch)) {
+                let (kin, kin_end) = (&kin, &kin_end);
+                for (b, (ns, os)) in nodes.chunks(batch).zip(old.chunks(batch)).enumerate() {
                     let chunks = ns.len().div_ceil(CHUNK);
                     grow_parts(&mut parts, chunks);
                     let this = &*self;
-                    ns.par_chunks(CHUNK).zip(os.par_chunks(CHUNK)).zip(parts[..chunks].par_iter_mut()).for_each(
-                        |((ns, os), out)| {
+                    ns.par_chunks(CHUNK)
+                        .zip(os.par_chunks(CHUNK))
+                        .zip(parts[..chunks].par_iter_mut())
+                        .enumerate()
+                        .for_each(|(c, ((ns, os), out))| {
                             out[FIRST].clear();
                             out[SECOND].clear();
+                            // The parents of the first nodes were kept by
+                            // the backward search.
+                            let base = b * batch + c * CHUNK;
                             let mut ahead = ParentsAhead::default();
                             let moved = |i: usize| this.val[ns[i] as usize].to_bits() != os[i].to_bits();
                             for (i, (&g, &o)) in ns.iter().zip(os).enumerate() {
                                 this.prefetch_changed(ns, i);
-                                if moved(i) {
+                                if base + i < kin_end.len() {
+                                    this.fetch_kin(ns, kin, kin_end, base, i + PREFETCH_AHEAD, moved);
+                                    if moved(i) {
+                                        this.changed(g as usize, o, kin_of(kin, kin_end, base + i), out);
+                                    }
+                                } else if moved(i) {
                                     let parents = ahead.get(this, ns, i, moved, |gp| this.fetch_for_changed(gp));
                                     this.changed(g as usize, o, &parents, out);
                                 }
                             }
-                        },
-                    );
+                        });
                     for [a, b] in &parts[..chunks] {
                         for (side, part) in [(FIRST, a), (SECOND, b)] {
                             if !self.scan[side] {
@@ -2027,7 +2140,7 @@ impl<'a> Group<'a> {
         }
         todo.clear();
         self.switched = todo;
-        self.scratch = Scratch { nodes, old, path, ends, parts };
+        self.scratch = Scratch { nodes, old, path, ends, parts, kin, kin_end };
         fits
     }
 
@@ -3186,8 +3299,8 @@ impl<'a> Group<'a> {
             eprintln!("ranks and rounding bound {:.2} s", t.elapsed().as_secs_f64());
             eprintln!(
                 "{n} positions, {} in-group children: rounds {}, holds {}, gap between the sides {:.2e}; seconds warm {:.2} evaluate {:.2} \
-                 improve {:.2} hold {:.2}; nodes evaluated {} ({:.1} per position), positions listed for passes {} ({:.1} \
-                 per position); ranked {} (largest {}), stuck {}",
+                 improve {:.2} hold {:.2}; nodes evaluated {} ({:.1} per position, the parents of {} kept), positions listed \
+                 for passes {} ({:.1} per position); ranked {} (largest {}), stuck {}",
                 self.kids.items.len(),
                 self.stats.rounds,
                 self.stats.holds,
@@ -3198,6 +3311,7 @@ impl<'a> Group<'a> {
                 self.stats.seconds[3],
                 self.stats.evaluated,
                 self.stats.evaluated as f64 / n as f64,
+                self.stats.kept,
                 self.stats.examined,
                 self.stats.examined as f64 / n as f64,
                 self.stats.ranked,
@@ -3438,7 +3552,7 @@ pub fn solve<S: Successors>(
     moves: Moves,
     obs: &dyn Observer,
 ) -> Result<(Vec<Table>, Stats), S::Error> {
-    Ok(solve_resuming(rules, succ, ix, succ_error, moves, obs, None)?
+    Ok(solve_resuming(rules, succ, ix, succ_error, Room { moves, spare: 0 }, obs, None)?
         .expect("a solve without a checkpoint does not stop"))
 }
 
@@ -3511,6 +3625,7 @@ impl Stats {
             examined: x[18],
             rechecked: x[19],
             settled: x[20],
+            kept: 0,
         })
     }
 }
@@ -3602,10 +3717,11 @@ pub fn solve_resuming<'r, S: Successors>(
     succ: &mut S,
     ix: Vec<Indexer>,
     succ_error: f64,
-    moves: Moves,
+    room: Room,
     obs: &dyn Observer,
     checkpoint: Option<&Checkpoint>,
 ) -> Result<Option<(Vec<Table>, Stats)>, S::Error> {
+    let Room { moves, spare } = room;
     let drop_it = |c: &Checkpoint, problem: &str| {
         obs.note(&format!("{}: {problem}; solving the group from the start", c.path.display()));
         c.remove();
@@ -3723,6 +3839,7 @@ pub fn solve_resuming<'r, S: Successors>(
         }
         let t = std::time::Instant::now();
         let mut group = Group::part(rules, succ.known()?, ix.clone(), Some(members), Some(&out), moves, obs);
+        group.spare_memory(spare);
         succ.let_go();
         group.make_nodes();
         let mut unreadable = false;
@@ -3764,7 +3881,7 @@ pub fn solve_resuming<'r, S: Successors>(
                 // could not be removed.
                 drop(out);
                 let again = checkpoint.filter(|c| !c.path.exists());
-                return solve_resuming(rules, succ, ix, succ_error, moves, obs, again);
+                return solve_resuming(rules, succ, ix, succ_error, room, obs, again);
             }
             return Ok(None);
         };
@@ -3960,6 +4077,34 @@ struct Scratch {
     /// chunk finds (the backward search: parents; the changed values: each
     /// side's parents to look at again), kept from call to call.
     parts: Vec<[Vec<u32>; 2]>,
+    /// Where the parents are generated: the in-group parents the backward
+    /// search found of the first nodes of `nodes`, each node's list in turn
+    /// (`kin_end[i]` where that of `nodes[i]` ends), as many as
+    /// [`Group::kin_budget`] entries hold, so that the parents of the
+    /// changed values are not generated again.
+    kin: Vec<u32>,
+    kin_end: Vec<u32>,
+}
+
+/// The parents of the `i`-th node that a backward search kept in `kin`,
+/// each node's list ending at its `kin_end` (`i < kin_end.len()`).
+#[inline]
+fn kin_of<'k>(kin: &'k [u32], kin_end: &[u32], i: usize) -> &'k [u32] {
+    let from = if i == 0 { 0 } else { kin_end[i - 1] as usize };
+    &kin[from..kin_end[i] as usize]
+}
+
+/// Keeps `parents` as the next node's in `kin` if they fit in `budget`
+/// entries with the ends (`kin_end`); returns whether they did (the nodes
+/// after are not kept).
+#[inline]
+fn keep_kin(kin: &mut Vec<u32>, kin_end: &mut Vec<u32>, parents: &[u32], budget: usize) -> bool {
+    if kin.len() + kin_end.len() + 1 + parents.len() > budget {
+        return false;
+    }
+    kin.extend_from_slice(parents);
+    kin_end.push(kin.len() as u32);
+    true
 }
 
 /// At least `chunks` buffers in `parts` (they are only ever added).

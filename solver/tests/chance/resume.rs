@@ -9,7 +9,7 @@
 use super::{indexers, six_known};
 use engine::merels::{BoardKind, Dice, Rules};
 use solver::merels::checkpoint::Checkpoint;
-use solver::merels::strategy::{self, Moves};
+use solver::merels::strategy::{self, Moves, Room};
 use solver::merels::{Observer, Silent, Table, Values};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -41,7 +41,15 @@ fn a_stopped_solve_resumes_to_the_same_tables() {
     for (g, group) in [&["4-0-4-0"][..], &["4-0-5-0", "5-0-4-0"]].into_iter().enumerate() {
         let ix = || indexers(known, group);
         let solve = |c: Option<&Checkpoint>, obs: &dyn Observer| {
-            let Ok(solved) = strategy::solve_resuming(&rules, &mut &**known, ix(), 0.0, Moves::Stored, obs, c);
+            let Ok(solved) = strategy::solve_resuming(
+                &rules,
+                &mut &**known,
+                ix(),
+                0.0,
+                Room { moves: Moves::Stored, spare: 0 },
+                obs,
+                c,
+            );
             solved.map(|(tables, _)| tables)
         };
         let whole = solve(None, &Silent).expect("no checkpoint, no stop");
