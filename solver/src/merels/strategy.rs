@@ -2643,14 +2643,30 @@ impl<'a> Group<'a> {
         }
         let slot = Members::new(n, &cand);
         // For each candidate, its equally good children that stay and lead
-        // back to a candidate: (child, candidate slot it leads to).
+        // back to a candidate: (child, candidate slot it leads to); what is
+        // read of the children fetched a few candidates ahead (their lists,
+        // where they are generated, made ahead).
         let m = cand.len();
-        let (links, _) = Lists::build(
+        let fetch = |c: usize| {
+            let cg = other * n + c;
+            prefetch(&self.kind[c]);
+            prefetch(&self.val[cg]);
+            prefetch(&self.mode[cg]);
+            prefetch(&self.next[cg]);
+        };
+        let at = |k: usize| cand.get(k).map(|&p| p as usize);
+        let (links, _) = Lists::build_with(
             m,
-            |j, out| {
+            KidsAhead::default,
+            |walk, j, out| {
                 let p = cand[j] as usize;
                 let v = self.val[side * n + p];
-                for &c in self.kids(p).iter() {
+                if self.moves.lists_children()
+                    && let Some(q) = at(j + PREFETCH_AHEAD)
+                {
+                    self.kids.get(q).iter().for_each(|&c| fetch(c as usize));
+                }
+                for &c in walk.get(self, j, at, fetch).iter() {
                     let cg = other * n + c as usize;
                     if -self.val[cg] >= v - TOL
                         && stays(c as usize)
@@ -4330,17 +4346,8 @@ impl Offsets {
 impl<T: Copy + Send + Sync> Lists<T> {
     /// The lists `f` appends for owners `0..owners` (in parallel, in
     /// blocks), with what it returns for each owner; `obs` advances per
-    /// block.
-    fn build<A: Send>(
-        owners: usize,
-        f: impl Fn(usize, &mut Vec<T>) -> A + Sync,
-        obs: &dyn Observer,
-    ) -> (Lists<T>, Vec<A>) {
-        Lists::build_with(owners, || (), |_, j, items| f(j, items), obs)
-    }
-
-    /// [`Lists::build`] where `f` also gets a state of its block's own
-    /// (made by `init`), which sees the block's owners in ascending order.
+    /// block. `f` also gets a state of its block's own (made by `init`),
+    /// which sees the block's owners in ascending order.
     fn build_with<A: Send, S>(
         owners: usize,
         init: impl Fn() -> S + Sync,
@@ -4741,7 +4748,7 @@ mod tests {
         fn lists_build_and_reverse(
             lists in proptest::collection::vec(proptest::collection::vec(0u32..9_000, 0..7), 0..20_000),
         ) {
-            let (built, sizes) = Lists::build(lists.len(), |j, out| {
+            let (built, sizes) = Lists::build_with(lists.len(), || (), |_, j, out| {
                 out.extend_from_slice(&lists[j]);
                 lists[j].len()
             }, &Silent);
