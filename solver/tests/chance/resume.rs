@@ -141,3 +141,68 @@ fn a_stopped_solve_resumes_to_the_same_tables() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Cuts the checkpoint at `path` to half its length once a resumed solve
+/// has checked it and begins to build the level it resumes in (before it
+/// reads the saved strategies), and keeps the notes.
+struct CutAfterCheck {
+    path: std::path::PathBuf,
+    cut: std::sync::atomic::AtomicBool,
+    notes: Notes,
+}
+
+impl Observer for CutAfterCheck {
+    fn begin(&self, label: &str, _total: u64) {
+        let resuming = self.notes.0.lock().expect("notes").iter().any(|n| n.starts_with("resuming the group"));
+        if label == "strategy iteration: exits"
+            && resuming
+            && !self.cut.swap(true, std::sync::atomic::Ordering::Relaxed)
+        {
+            let len = std::fs::metadata(&self.path).expect("checkpoint").len();
+            let file = std::fs::OpenOptions::new().write(true).open(&self.path).expect("checkpoint");
+            file.set_len(len / 2).expect("cut short");
+        }
+    }
+    fn note(&self, message: &str) {
+        self.notes.note(message);
+    }
+}
+
+/// A checkpoint whose strategies cannot be read whole once the level they
+/// belong to is built again (the file cut short after it was checked) is
+/// reported and removed, and the group solved from its start: the same
+/// tables as a solve never stopped.
+#[test]
+fn strategies_that_cannot_be_read_start_the_group_again() {
+    let rules = Rules::new(BoardKind::Six, Dice::Schaedler);
+    let known = six_known(rules);
+    let dir = std::env::temp_dir().join(format!("ludus-chance-unreadable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let group = ["4-0-5-0", "5-0-4-0"];
+    let solve = |c: Option<&Checkpoint>, obs: &dyn Observer| {
+        let room = Room { moves: Moves::Stored, spare: 0 };
+        let Ok(solved) = strategy::solve_resuming(&rules, &mut &**known, indexers(known, &group), 0.0, room, obs, c);
+        solved.map(|(tables, _)| tables)
+    };
+    let whole = solve(None, &Silent).expect("no checkpoint, no stop");
+    let c = Checkpoint {
+        path: dir.join("group.resume"),
+        rules: [1, 2, 3, 4, 5, 6],
+        every: Duration::MAX,
+        stop_at: Some(6),
+    };
+    assert!(solve(Some(&c), &Silent).is_none(), "stopped at its sixth chance to save");
+    let c = Checkpoint { stop_at: None, ..c };
+    let obs = CutAfterCheck { path: c.path.clone(), cut: false.into(), notes: Notes::default() };
+    let again = solve(Some(&c), &obs).expect("runs to the end");
+    let notes = obs.notes.0.into_inner().expect("notes");
+    assert!(obs.cut.into_inner(), "{notes:?}");
+    assert!(
+        notes.iter().any(|n| n.starts_with("resuming the group at mill level") && n.contains(", round ")),
+        "{notes:?}"
+    );
+    assert!(notes.iter().any(|n| n.contains("the checkpoint is cut short")), "{notes:?}");
+    assert!(!c.path.exists(), "the unreadable checkpoint is removed");
+    same("strategies unreadable", &whole, &again);
+    let _ = std::fs::remove_dir_all(&dir);
+}
