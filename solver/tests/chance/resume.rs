@@ -32,26 +32,29 @@ fn same(label: &str, a: &[Table], b: &[Table]) {
     }
 }
 
-#[test]
-fn a_stopped_solve_resumes_to_the_same_tables() {
+/// A scratch directory of this process for the checkpoints of a test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ludus-chance-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+/// Group `group` of six under Schädler's dice solved with its lists stored
+/// and checkpoint `c`: its tables, `None` where the checkpoint stopped it.
+fn solve_six(group: &[&str], c: Option<&Checkpoint>, obs: &dyn Observer) -> Option<Vec<Table>> {
     let rules = Rules::new(BoardKind::Six, Dice::Schaedler);
     let known = six_known(rules);
-    let dir = std::env::temp_dir().join(format!("ludus-chance-resume-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let room = Room { moves: Moves::Stored, spare: 0 };
+    let Ok(solved) = strategy::solve_resuming(&rules, &mut &**known, indexers(known, group), 0.0, room, obs, c);
+    solved.map(|(tables, _)| tables)
+}
+
+#[test]
+fn a_stopped_solve_resumes_to_the_same_tables() {
+    let known = six_known(Rules::new(BoardKind::Six, Dice::Schaedler));
+    let dir = scratch("resume");
     for (g, group) in [&["4-0-4-0"][..], &["4-0-5-0", "5-0-4-0"]].into_iter().enumerate() {
-        let ix = || indexers(known, group);
-        let solve = |c: Option<&Checkpoint>, obs: &dyn Observer| {
-            let Ok(solved) = strategy::solve_resuming(
-                &rules,
-                &mut &**known,
-                ix(),
-                0.0,
-                Room { moves: Moves::Stored, spare: 0 },
-                obs,
-                c,
-            );
-            solved.map(|(tables, _)| tables)
-        };
+        let solve = |c: Option<&Checkpoint>, obs: &dyn Observer| solve_six(group, c, obs);
         let whole = solve(None, &Silent).expect("no checkpoint, no stop");
         let mut c = Checkpoint {
             path: dir.join(format!("group{g}.resume")),
@@ -174,16 +177,8 @@ impl Observer for CutAfterCheck {
 /// tables as a solve never stopped.
 #[test]
 fn strategies_that_cannot_be_read_start_the_group_again() {
-    let rules = Rules::new(BoardKind::Six, Dice::Schaedler);
-    let known = six_known(rules);
-    let dir = std::env::temp_dir().join(format!("ludus-chance-unreadable-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    let group = ["4-0-5-0", "5-0-4-0"];
-    let solve = |c: Option<&Checkpoint>, obs: &dyn Observer| {
-        let room = Room { moves: Moves::Stored, spare: 0 };
-        let Ok(solved) = strategy::solve_resuming(&rules, &mut &**known, indexers(known, &group), 0.0, room, obs, c);
-        solved.map(|(tables, _)| tables)
-    };
+    let dir = scratch("unreadable");
+    let solve = |c: Option<&Checkpoint>, obs: &dyn Observer| solve_six(&["4-0-5-0", "5-0-4-0"], c, obs);
     let whole = solve(None, &Silent).expect("no checkpoint, no stop");
     let c = Checkpoint {
         path: dir.join("group.resume"),
