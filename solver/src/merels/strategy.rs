@@ -124,10 +124,11 @@
 //! `Group::full_passes` keeps every round whole (for the tests, which compare
 //! the two). Where the parents are generated, those the backward search
 //! generates are kept, in the memory the solve may hold beyond its estimate,
-//! for the parents of the changed values, which are mostly the same nodes. Where the children are generated to fit the memory, a round
-//! whose lists would pass an eighth of the positions is made whole instead
-//! (the same values and switches), so that the partial rounds hold little
-//! beside the group's arrays.
+//! for the parents of the changed values, which are mostly the same nodes.
+//! Where the children are generated to fit the memory, a round whose lists
+//! would pass an eighth of the positions is made whole instead (the same
+//! values and switches), so that the partial rounds hold little beside the
+//! group's arrays.
 //!
 //! Finally the positions where the side ahead must keep to equally good
 //! in-group moves are ranked by their distance to an exit (the side behind
@@ -1803,25 +1804,30 @@ impl<'a> Group<'a> {
         }
     }
 
-    /// Hints the cache to fetch what [`Group::changed`] reads of the parents
-    /// of `nodes[i]` that the backward search kept, if its value changed
-    /// (`moved(i)`; `nodes` begins at the `base`-th node of the search).
+    /// The in-group parents of `nodes[i]` if its value changed (`moved`),
+    /// where this is called with places `i` that rise: those the backward
+    /// search kept (what [`Group::changed`] reads of those of a few places
+    /// on fetched meanwhile), else generated ([`ParentsAhead`]).
     #[inline]
-    fn fetch_kin(
-        &self,
+    fn parents_of_changed<'k>(
+        &'k self,
+        ahead: &mut ParentsAhead,
+        kept: Kept<'k>,
         nodes: &[u32],
-        kin: &[u32],
-        kin_end: &[u32],
-        base: usize,
         i: usize,
         moved: impl Fn(usize) -> bool,
-    ) {
-        if i < nodes.len() && base + i < kin_end.len() && moved(i) {
-            let other = (1 - self.side_of(nodes[i] as usize).0) * self.n;
-            for &p in kin_of(kin, kin_end, base + i) {
+    ) -> Option<Adj<'k>> {
+        if !kept.has(i) {
+            return moved(i).then(|| ahead.get(self, nodes, i, moved, |gp| self.fetch_for_changed(gp)));
+        }
+        let j = i + PREFETCH_AHEAD;
+        if j < nodes.len() && kept.has(j) && moved(j) {
+            let other = (1 - self.side_of(nodes[j] as usize).0) * self.n;
+            for &p in kept.of(j) {
                 self.fetch_for_changed(other + p as usize);
             }
         }
+        moved(i).then(|| Adj::Stored(kept.of(i)))
     }
 
     /// Hints the cache to fetch what the search backwards along the
@@ -2082,15 +2088,10 @@ impl<'a> Group<'a> {
                 let mut dirty = std::mem::take(&mut self.dirty);
                 let mut ahead = ParentsAhead::default();
                 let moved = |i: usize| self.val[nodes[i] as usize].to_bits() != old[i].to_bits();
+                let kept = Kept { kin: &kin, end: &kin_end, base: 0 };
                 for (i, (&g, &o)) in nodes.iter().zip(&old).enumerate() {
                     self.prefetch_changed(&nodes, i);
-                    if i < kin_end.len() {
-                        self.fetch_kin(&nodes, &kin, &kin_end, 0, i + PREFETCH_AHEAD, moved);
-                        if moved(i) {
-                            self.changed(g as usize, o, kin_of(&kin, &kin_end, i), &mut dirty);
-                        }
-                    } else if moved(i) {
-                        let parents = ahead.get(self, &nodes, i, moved, |gp| self.fetch_for_changed(gp));
+                    if let Some(parents) = self.parents_of_changed(&mut ahead, kept, &nodes, i, moved) {
                         self.changed(g as usize, o, &parents, &mut dirty);
                     }
                 }
@@ -2109,20 +2110,12 @@ impl<'a> Group<'a> {
                         .for_each(|(c, ((ns, os), out))| {
                             out[FIRST].clear();
                             out[SECOND].clear();
-                            // The parents of the first nodes were kept by
-                            // the backward search.
-                            let base = b * batch + c * CHUNK;
+                            let kept = Kept { kin, end: kin_end, base: b * batch + c * CHUNK };
                             let mut ahead = ParentsAhead::default();
                             let moved = |i: usize| this.val[ns[i] as usize].to_bits() != os[i].to_bits();
                             for (i, (&g, &o)) in ns.iter().zip(os).enumerate() {
                                 this.prefetch_changed(ns, i);
-                                if base + i < kin_end.len() {
-                                    this.fetch_kin(ns, kin, kin_end, base, i + PREFETCH_AHEAD, moved);
-                                    if moved(i) {
-                                        this.changed(g as usize, o, kin_of(kin, kin_end, base + i), out);
-                                    }
-                                } else if moved(i) {
-                                    let parents = ahead.get(this, ns, i, moved, |gp| this.fetch_for_changed(gp));
+                                if let Some(parents) = this.parents_of_changed(&mut ahead, kept, ns, i, moved) {
                                     this.changed(g as usize, o, &parents, out);
                                 }
                             }
@@ -4102,12 +4095,29 @@ struct Scratch {
     kin_end: Vec<u32>,
 }
 
-/// The parents of the `i`-th node that a backward search kept in `kin`,
-/// each node's list ending at its `kin_end` (`i < kin_end.len()`).
-#[inline]
-fn kin_of<'k>(kin: &'k [u32], kin_end: &[u32], i: usize) -> &'k [u32] {
-    let from = if i == 0 { 0 } else { kin_end[i - 1] as usize };
-    &kin[from..kin_end[i] as usize]
+/// The parents a backward search kept ([`Scratch::kin`]), seen from a
+/// stretch of its nodes that begins at its `base`-th node.
+#[derive(Clone, Copy)]
+struct Kept<'k> {
+    kin: &'k [u32],
+    end: &'k [u32],
+    base: usize,
+}
+
+impl<'k> Kept<'k> {
+    /// Whether the parents of the stretch's `i`-th node were kept.
+    #[inline]
+    fn has(&self, i: usize) -> bool {
+        self.base + i < self.end.len()
+    }
+
+    /// The kept parents of the stretch's `i`-th node.
+    #[inline]
+    fn of(&self, i: usize) -> &'k [u32] {
+        let k = self.base + i;
+        let from = if k == 0 { 0 } else { self.end[k - 1] as usize };
+        &self.kin[from..self.end[k] as usize]
+    }
 }
 
 /// Keeps `parents` as the next node's in `kin` if they fit in `budget`
