@@ -413,3 +413,66 @@ fn a_record_to_standard_output_joins_it() {
         assert!(text.contains("Arena: rota"), "{target:?}: {text}");
     }
 }
+
+/// The `.sec` files under `dir`, by name, with their bytes.
+fn sector_files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let sub =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).find(|p| p.is_dir()).expect("rules' directory");
+    let mut v: Vec<_> = std::fs::read_dir(sub)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "sec"))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[cfg(unix)]
+#[test]
+fn a_terminated_solve_saves_and_the_same_command_resumes_it() {
+    let (dir, whole) = (temp("signal", "db"), temp("signal", "whole"));
+    let args = |d: &std::path::Path| -> Vec<String> {
+        ["merels", "solve", "--board", "six", "--dice", "schaedler", "--max-men", "9", "--json", "--db"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain([d.to_string_lossy().into_owned()])
+            .collect()
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .args(args(&dir))
+        .env("LUDUS_PROGRESS_MS", "0")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    // A signal as the first group under chance iterates.
+    loop {
+        let mut line = String::new();
+        if err.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        seen.push_str(&line);
+        if line.contains("strategy iteration (rounds)") {
+            let pid = child.id().to_string();
+            assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+            break;
+        }
+    }
+    std::io::Read::read_to_string(&mut err, &mut seen).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(143), "{seen}");
+    assert!(seen.contains("asked to stop (SIGTERM)"), "{seen}");
+    assert!(seen.contains("stopped before the end of group") && seen.contains("the same command resumes"), "{seen}");
+    let left: Vec<_> = std::fs::read_dir(dir.join("six_schaedler")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(!left.iter().any(|n| n.to_string_lossy().ends_with(".lock")), "{left:?}");
+    let strs = |v: &[String]| v.iter().map(String::as_str).collect::<Vec<_>>().join(" ");
+    for d in [&dir, &whole] {
+        let a = args(d);
+        let o = ludus(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(o.status.success(), "{}: {}", strs(&a), stderr(&o));
+    }
+    assert_eq!(sector_files(&dir), sector_files(&whole));
+}

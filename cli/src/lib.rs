@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod arena;
 mod common;
 mod error;
+mod interrupt;
 mod merels;
 mod merels_args;
 mod plot;

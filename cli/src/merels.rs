@@ -8,7 +8,7 @@ use engine::merels::{BoardKind, Dice, Position, Rules, render};
 use solver::merels::plan::human_bytes;
 use solver::merels::report::{MerelsReport, report_with};
 use solver::merels::strategy::Moves;
-use solver::merels::{Solution, SolveOptions};
+use solver::merels::{Interrupt, Observer, Solution, SolveError, SolveOptions};
 
 use crate::common::{parse_gib, parse_threads, pool, print_json};
 use crate::error::{CliError, Result};
@@ -96,7 +96,9 @@ enum MerelsCmd {
         group: Option<String>,
         /// How often a large group saves its progress in the database
         /// (`<group>.resume`): a solve that is stopped and started again
-        /// resumes from there, with the same result
+        /// resumes from there, with the same result. Ctrl-C (SIGINT) or
+        /// SIGTERM makes the group save at its next chance and the solve
+        /// stop (exit code 130 or 143); a second signal stops it at once
         #[arg(long, value_name = "SECONDS", default_value_t = 600)]
         checkpoint_every: u64,
         /// Worker threads [default: one per core]; the values do not depend on it
@@ -270,11 +272,24 @@ pub fn run(args: MerelsArgs) -> Result<()> {
                 group,
                 checkpoint_every: std::time::Duration::from_secs(checkpoint_every),
                 use_spare: true,
+                interrupt: Some(Interrupt::default()),
             };
             let t = Instant::now();
             let bars = Bars::new(quiet);
             let one = opts.group.is_some();
-            let mut sol = pool(threads, u64::MAX)?.install(|| Solution::solve_with(rules, &opts, &bars))?;
+            let pool = pool(threads, u64::MAX)?;
+            let interrupt = opts.interrupt.as_ref().expect("set above");
+            let solved = crate::interrupt::on_signals(interrupt, &bars, || {
+                pool.install(|| Solution::solve_with(rules, &opts, &bars))
+            })?;
+            let mut sol = match solved {
+                Err(e @ SolveError::Interrupted { why, .. }) => {
+                    bars.finish();
+                    eprintln!("ludus: {}: {e}", crate::interrupt::signal_name(why));
+                    std::process::exit(crate::interrupt::exit_code(why));
+                }
+                other => other?,
+            };
             let (mut chances, mut missing) = (None, None);
             if !one && sol.complete() {
                 // Where chance is only in the placement, the chances of

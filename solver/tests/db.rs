@@ -9,7 +9,9 @@ use engine::merels::{BoardKind, Dice, Rules, State};
 use solver::merels::db::Db;
 use solver::merels::sector::successors;
 use solver::merels::table::Eval;
-use solver::merels::{BoardTables, Indexer, Observer, Sector, Silent, Solution, SolveOptions, Table, Values};
+use solver::merels::{
+    BoardTables, Indexer, Interrupt, Observer, Sector, Silent, Solution, SolveError, SolveOptions, Table, Values,
+};
 
 fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("ludus-db-{}-{name}", std::process::id()));
@@ -230,6 +232,71 @@ fn an_interrupted_solve_resumes_where_it_stopped() {
     let st = State::start(6);
     assert_eq!(full.dtm(&st), fresh.dtm(&st));
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Asks the solve to stop at its `at`-th step of progress.
+struct Trip {
+    at: u64,
+    steps: std::sync::atomic::AtomicU64,
+    interrupt: Interrupt,
+}
+impl Observer for Trip {
+    fn advance(&self, _: u64) {
+        if self.steps.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1 == self.at {
+            self.interrupt.request(15);
+        }
+    }
+}
+
+#[test]
+fn an_interrupted_group_saves_its_progress_and_the_same_solve_resumes_it() {
+    for dice in [Dice::None, Dice::Schaedler] {
+        let rules = Rules::new(BoardKind::Six, dice);
+        let whole_dir = temp(&format!("whole-{dice}"));
+        // Counted on a solve never stopped: its steps of progress.
+        let count = Trip { at: 0, steps: 0.into(), interrupt: Interrupt::default() };
+        Solution::solve_with(rules, &SolveOptions { max_men: Some(9), ..opts(&whole_dir) }, &count).unwrap();
+        let steps = count.steps.into_inner();
+        let whole = sector_files(&whole_dir, rules);
+        let mut inside = 0;
+        for at in [steps / 10, steps / 2, steps - steps / 10] {
+            let dir = temp(&format!("interrupt-{dice}-{at}"));
+            let interrupt = Interrupt::default();
+            // A checkpoint at every chance: the interrupt is what stops.
+            let stopping = SolveOptions {
+                max_men: Some(9),
+                checkpoint_every: std::time::Duration::MAX,
+                interrupt: Some(interrupt.clone()),
+                ..opts(&dir)
+            };
+            let trip = Trip { at, steps: 0.into(), interrupt };
+            let Err(SolveError::Interrupted { why, at: group, saved, .. }) =
+                Solution::solve_with(rules, &stopping, &trip)
+            else {
+                panic!("{dice}, step {at}: the solve was asked to stop");
+            };
+            assert_eq!(why, 15);
+            let db = Db::new(&dir, rules);
+            assert!(!db.dir().join(format!("{group}.lock")).exists(), "the claim is let go");
+            if let Some(path) = &saved {
+                inside += 1;
+                assert_eq!(path, &db.dir().join(format!("{group}.resume")));
+            }
+            let notes = Notes::default();
+            let again = SolveOptions { max_men: Some(9), ..opts(&dir) };
+            Solution::solve_with(rules, &again, &notes).unwrap();
+            let notes = notes.0.into_inner().unwrap();
+            assert_eq!(
+                notes.iter().any(|n| n.starts_with("resuming the group")),
+                saved.is_some(),
+                "{dice}, step {at}: {notes:?}"
+            );
+            assert_eq!(sector_files(&dir, rules), whole, "{dice}, step {at}");
+            fs::remove_dir_all(&dir).unwrap();
+        }
+        assert!(inside > 0, "{dice}: some interrupt came inside a group");
+        fs::remove_dir_all(&whole_dir).unwrap();
+    }
 }
 
 #[test]

@@ -46,7 +46,8 @@
 use std::fs::{self, File};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU16, AtomicUsize, Ordering::Relaxed};
 use std::time::Duration;
 
 use engine::file::WriteError;
@@ -76,6 +77,33 @@ pub struct Checkpoint {
     /// level (retrograde), or at the solve's `stop_at`-th chance to save,
     /// counted from 1 (under chance).
     pub stop_at: Option<u64>,
+    /// A request to stop (a signal, say): the solve saves at its next
+    /// chance and stops there.
+    pub interrupt: Option<Interrupt>,
+}
+
+/// A request, from outside a solve, that it save its progress at its next
+/// chance and stop: a shared word, zero until asked, then why (a signal's
+/// number, or any non-zero code), set from a signal handler or a thread.
+#[derive(Clone, Debug, Default)]
+pub struct Interrupt(Arc<AtomicUsize>);
+
+impl Interrupt {
+    /// Asks the solves that share this request to stop; `why` is not zero.
+    pub fn request(&self, why: usize) {
+        assert_ne!(why, 0, "an interrupt's reason is not zero");
+        self.0.store(why, Relaxed);
+    }
+
+    /// Why the solve was asked to stop, if it was.
+    pub fn requested(&self) -> Option<usize> {
+        Some(self.0.load(Relaxed)).filter(|&w| w != 0)
+    }
+
+    /// The shared word, for a signal handler to set.
+    pub fn word(&self) -> Arc<AtomicUsize> {
+        self.0.clone()
+    }
 }
 
 /// A solve's state read back from a checkpoint.
@@ -109,6 +137,11 @@ impl std::fmt::Display for Unusable {
 }
 
 impl Checkpoint {
+    /// Whether the solve has been asked to stop at its next chance to save.
+    pub fn interrupted(&self) -> bool {
+        self.interrupt.as_ref().is_some_and(|i| i.requested().is_some())
+    }
+
     /// The header: everything before the cells.
     fn header(&self, ix: &[Indexer], level: u64, top: u64) -> Vec<u8> {
         self.group_header(MAGIC, &[level, top], ix)

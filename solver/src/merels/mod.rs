@@ -22,6 +22,7 @@ pub mod table;
 pub mod value;
 pub mod verify;
 
+pub use checkpoint::Interrupt;
 pub use index::{BoardTables, Indexer};
 pub use known::Known;
 pub use observer::{Observer, Silent};

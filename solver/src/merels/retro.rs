@@ -158,7 +158,7 @@ pub(crate) fn retrograde(
     obs.advance(level);
     while level <= top.load(Relaxed) {
         if let Some(c) = checkpoint {
-            let stop = c.stop_at == Some(level);
+            let stop = c.stop_at == Some(level) || c.interrupted();
             if stop || since.elapsed() >= c.every {
                 if let Err(e) = c.save(&g.ix, level, top.load(Relaxed), &cells) {
                     obs.note(&format!("cannot save the progress: {e}"));
@@ -415,6 +415,7 @@ mod tests {
             rules: rules_bytes(&rules),
             every: Duration::MAX,
             stop_at: Some(3),
+            interrupt: None,
         };
         assert!(retrograde(&rules, &sol, ix(), &Silent, Some(&c)).is_none(), "asked to stop at level 3");
         assert!(c.path.is_file());

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use engine::merels::{Rules, State};
 use fxhash::FxHashMap;
 
-use super::checkpoint::Checkpoint;
+use super::checkpoint::{Checkpoint, Interrupt};
 use super::db::{Db, DbError, rules_bytes};
 use super::exact::{forward_chance, forward_exact};
 use super::index::{BoardTables, Indexer};
@@ -55,6 +55,10 @@ pub struct SolveOptions {
     /// generated, the parents a partial evaluation found, kept for its
     /// changed values).
     pub use_spare: bool,
+    /// A request to stop from outside (a signal): the group being solved
+    /// saves its progress at its next chance, and the solve stops with
+    /// [`SolveError::Interrupted`]; the same solve started again resumes.
+    pub interrupt: Option<Interrupt>,
 }
 
 impl Default for SolveOptions {
@@ -69,6 +73,7 @@ impl Default for SolveOptions {
             group: None,
             checkpoint_every: Duration::from_secs(600),
             use_spare: true,
+            interrupt: None,
         }
     }
 }
@@ -93,6 +98,10 @@ pub enum SolveError {
     NoDatabase(&'static str),
     /// A group asked for alone reads sectors whose files are missing.
     MissingSuccessors { group: String, missing: Vec<PathBuf> },
+    /// The solve was asked to stop (`why`: [`Interrupt::request`]'s code)
+    /// before group `at`; `solved` of `groups` were done, and `saved`
+    /// holds the group's progress where it had any.
+    Interrupted { why: usize, at: String, solved: usize, groups: usize, saved: Option<PathBuf> },
     /// Perfect play needs a completely solved game.
     Incomplete(String),
     /// Nine men's morris is not in the database whole (`missing` sector
@@ -135,6 +144,14 @@ impl std::fmt::Display for SolveError {
                  a damaged sector again)"
             ),
             SolveError::Read { sector, error } => write!(f, "cannot read sector {sector}: {error}"),
+            SolveError::Interrupted { at, solved, groups, saved, .. } => {
+                write!(f, "stopped before the end of group {at} ({solved} of {groups} groups done)")?;
+                match saved {
+                    Some(p) => write!(f, "; its progress is saved in {}", p.display())?,
+                    None => write!(f, "; every finished group is saved")?,
+                }
+                write!(f, ": the same command resumes")
+            }
             SolveError::UnknownGroup(key) => {
                 write!(
                     f,
@@ -267,6 +284,9 @@ impl Solution {
                 obs.overall(done, here, total);
             }
             obs.group(&group, gi, groups);
+            if let Some(why) = opts.interrupt.as_ref().and_then(Interrupt::requested) {
+                return Err(SolveError::Interrupted { why, at: group[0].key(), solved: gi, groups, saved: None });
+            }
             if !opts.keep_all && sol.db.is_some() {
                 // Room for the group's own tables and those it reads: the
                 // tables kept for later groups (read again from the
@@ -361,7 +381,13 @@ impl Solution {
                 let tables = if sol.lets_go(&group, moves, opts) {
                     sol.solve_letting_go(&group, moves, opts, obs)?
                 } else {
-                    sol.solve_group(&group, &SolveOptions { moves: Some(moves), ..opts.clone() }, obs)
+                    sol.solve_group_until(&group, &SolveOptions { moves: Some(moves), ..opts.clone() }, obs)
+                };
+                let Some(tables) = tables else {
+                    // Only an interrupt stops a group: its progress saved.
+                    let why = opts.interrupt.as_ref().and_then(Interrupt::requested).unwrap_or(usize::MAX);
+                    let saved = sol.checkpoint(&group, opts).map(|c| c.path).filter(|p| p.exists());
+                    return Err(SolveError::Interrupted { why, at: group[0].key(), solved: gi, groups, saved });
                 };
                 let seconds = t0.elapsed().as_secs_f64() / tables.len() as f64;
                 for mut t in tables {
@@ -434,7 +460,7 @@ impl Solution {
         moves: Moves,
         opts: &SolveOptions,
         obs: &dyn Observer,
-    ) -> Result<Vec<Table>, SolveError> {
+    ) -> Result<Option<Vec<Table>>, SolveError> {
         let rules = self.rules;
         let checkpoint = self.checkpoint(group, opts);
         let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s)).collect();
@@ -444,7 +470,7 @@ impl Solution {
         let mut succ = Rereads { sol: self, reads, gone: false };
         let solved =
             strategy::solve_resuming(&rules, &mut succ, ix, error, Room { moves, spare }, obs, checkpoint.as_ref())?;
-        Ok(solved.expect("only a checkpoint asked to stop stops").0)
+        Ok(solved.map(|s| s.0))
     }
 
     /// Bytes of the tables in memory.
@@ -607,6 +633,13 @@ impl Solution {
     /// there) and returns its tables without keeping them: for benchmarks
     /// and checks.
     pub fn solve_group(&self, group: &[Sector], opts: &SolveOptions, obs: &dyn Observer) -> Vec<Table> {
+        let opts = SolveOptions { interrupt: None, ..opts.clone() };
+        self.solve_group_until(group, &opts, obs).expect("a solve not interrupted does not stop")
+    }
+
+    /// [`Solution::solve_group`], `None` where `opts.interrupt` stopped it
+    /// (its progress saved in the database).
+    fn solve_group_until(&self, group: &[Sector], opts: &SolveOptions, obs: &dyn Observer) -> Option<Vec<Table>> {
         let rules = &self.rules;
         let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(self.board_tables.clone(), s)).collect();
         match (plan::cyclic(rules, group), Kind::of(rules, group[0])) {
@@ -618,17 +651,16 @@ impl Solution {
                 let room = Room { moves, spare };
                 let Ok(solved) =
                     strategy::solve_resuming(rules, &mut &self.known, ix, error, room, obs, checkpoint.as_ref());
-                solved.expect("only a checkpoint asked to stop stops").0
+                solved.map(|s| s.0)
             }
-            (true, _) => retrograde(rules, &self.known, ix, obs, self.checkpoint(group, opts).as_ref())
-                .expect("only a checkpoint asked to stop stops"),
+            (true, _) => retrograde(rules, &self.known, ix, obs, self.checkpoint(group, opts).as_ref()),
             (false, kind) => {
                 let ix = ix.into_iter().next().expect("one sector");
-                vec![match kind {
+                Some(vec![match kind {
                     Kind::Dtm => forward_dtm(rules, &self.known, ix, obs),
                     Kind::Exact => forward_exact(rules, &self.known, ix, obs),
                     Kind::Chance => forward_chance(rules, &self.known, ix, obs),
-                }]
+                }])
             }
         }
     }
@@ -641,6 +673,7 @@ impl Solution {
             rules: rules_bytes(&self.rules),
             every: opts.checkpoint_every,
             stop_at: None,
+            interrupt: opts.interrupt.clone(),
         })
     }
 

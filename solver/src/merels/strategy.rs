@@ -3808,7 +3808,7 @@ pub fn solve_resuming<'r, S: Successors>(
         |level: u8, offset: u32, error: f64, stats: &Stats, group: Option<&Group<'r>>, out: &Outputs| -> Boundary {
             let Some(c) = checkpoint else { return Boundary::Pass };
             chances += 1;
-            let stop = c.stop_at == Some(chances);
+            let stop = c.stop_at == Some(chances) || c.interrupted();
             if !stop && since.elapsed() < c.every.max(20 * took) {
                 return Boundary::Pass;
             }

@@ -61,6 +61,7 @@ fn a_stopped_solve_resumes_to_the_same_tables() {
             rules: [1, 2, 3, 4, 5, 6],
             every: Duration::MAX,
             stop_at: None,
+            interrupt: None,
         };
         // Stopped at its k-th chance, for k growing by a third, then
         // resumed.
@@ -185,6 +186,7 @@ fn strategies_that_cannot_be_read_start_the_group_again() {
         rules: [1, 2, 3, 4, 5, 6],
         every: Duration::MAX,
         stop_at: Some(6),
+        interrupt: None,
     };
     assert!(solve(Some(&c), &Silent).is_none(), "stopped at its sixth chance to save");
     let c = Checkpoint { stop_at: None, ..c };
