@@ -140,7 +140,8 @@
 //! every so often ([`solve_resuming`], `<group>.resume` beside the sector
 //! files): between mill levels, and at the top of the outer rounds of a
 //! level's iteration under the first discount (the discounted search, most
-//! of the work, then the game itself, then the second copy), where the
+//! of the work, then the game itself, then the second copy) and of the
+//! second discount's search where the first leaves a gap, where the
 //! state is the strategies alone (each node's successor and choice bits, 5
 //! bytes) and the part at hand, once the round's evaluation and passes are
 //! made whole, which find the same values and switches as partial ones. A
@@ -594,8 +595,8 @@ pub struct Group<'a> {
     /// that found none, while no strategy has changed since: the same
     /// search would find none again.
     idle_hold: Option<(usize, u64, Play)>,
-    /// The part of the first discount's iteration at hand ([`SEARCH`],
-    /// [`GAME`], [`SECOND_COPY`]), saved with the strategies.
+    /// The part of the iteration at hand ([`SEARCH`], [`GAME`],
+    /// [`SECOND_COPY`], [`SECOND_SEARCH`]), saved with the strategies.
     phase: u8,
 }
 
@@ -764,14 +765,19 @@ impl KidsAhead {
     }
 }
 
-/// The parts of the first discount's iteration where a solve saves its
-/// strategies: the discounted search, then the first copy (or both) in the
-/// game itself, then the second copy.
+/// The parts of the iteration where a solve saves its strategies: the
+/// first discount's search, then the first copy (or both) in the game
+/// itself, then the second copy; and where the first discount leaves a gap,
+/// the second discount's search (both copies in play).
 const SEARCH: u8 = 0;
 const GAME: u8 = 1;
 const SECOND_COPY: u8 = 2;
+const SECOND_SEARCH: u8 = 3;
+/// The parts' names, for messages.
+const PARTS: [&str; 4] =
+    ["the discounted search", "the game itself", "the second copy", "the second discount's search"];
 
-/// What the top of an outer round of the first discounted search does:
+/// What the top of an outer round of a part that may be saved does:
 /// go on, go on after the strategies were saved, or stop (saved).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Boundary {
@@ -780,7 +786,7 @@ enum Boundary {
     Stop,
 }
 
-/// Asked at the top of each outer round of the first discounted search.
+/// Asked at the top of each outer round of a part that may be saved.
 type Boundaries<'b, 'a> = dyn FnMut(&Group<'a>) -> Boundary + 'b;
 
 /// The copies of a group's game in play.
@@ -3101,8 +3107,8 @@ impl<'a> Group<'a> {
         true
     }
 
-    /// [`Group::iterate`] as the part `phase` of the first discount's
-    /// iteration, asking `boundary` whether to save or stop
+    /// [`Group::iterate`] as the part `phase` of the iteration, asking
+    /// `boundary` whether to save or stop
     /// ([`Group::iterate_until`]: `false` where it stopped); without a part,
     /// with no chance to save.
     fn iterate_part(
@@ -3173,10 +3179,10 @@ impl<'a> Group<'a> {
     }
 
     /// [`Group::solve`], resumed where `resume` sets the strategies, effort
-    /// and part saved in the first discount's iteration (it returns `false`
-    /// if it cannot), and asking `boundary` at the top of each outer round
-    /// of its parts (the discounted search, the game itself, the second
-    /// copy) whether to save or stop (see [`Group::iterate_until`]). `None`
+    /// and part saved in the iteration (it returns `false` if it cannot),
+    /// and asking `boundary` at the top of each outer round of its parts
+    /// (the discounted search, the game itself, the second copy, the second
+    /// discount's search) whether to save or stop (see [`Group::iterate_until`]). `None`
     /// where it stopped or could not resume.
     fn solve_from(
         mut self,
@@ -3231,6 +3237,11 @@ impl<'a> Group<'a> {
             // in its search), and a resumed solve goes on in the part it was
             // saved in.
             let first = d == 0;
+            if first && resumed == SECOND_SEARCH {
+                // Resumed in the second discount's search: the first
+                // discount ended with both copies in play.
+                continue;
+            }
             let past = |phase: u8| first && resumed > phase;
             for (phase, lambda) in [(SEARCH, 1.0 - discount), (GAME, 1.0)] {
                 if past(phase) {
@@ -3238,7 +3249,14 @@ impl<'a> Group<'a> {
                 }
                 self.lambda = lambda;
                 self.whole = true;
-                if !self.iterate_part(first.then_some(phase), trace, obs, boundary) {
+                // The parts that may be saved: the first discount's, and
+                // the second discount's search (where most of its work is).
+                let part = match (d, phase) {
+                    (0, phase) => Some(phase),
+                    (1, SEARCH) => Some(SECOND_SEARCH),
+                    _ => None,
+                };
+                if !self.iterate_part(part, trace, obs, boundary) {
                     obs.finish();
                     return None;
                 }
@@ -3703,7 +3721,7 @@ fn decode_saved(mut b: &[u8], ix: &[Indexer]) -> Option<Saved> {
     // No bit past the group's last index.
     let stray = !all.is_multiple_of(64) && bits.last().is_some_and(|&w| w >> (all % 64) != 0);
     if !b.is_empty()
-        || phase > SECOND_COPY
+        || phase > SECOND_SEARCH
         || stray
         || bits.len() != all.div_ceil(64)
         || codes.len() != members
@@ -3717,8 +3735,9 @@ fn decode_saved(mut b: &[u8], ix: &[Indexer]) -> Option<Saved> {
 }
 
 /// [`solve`] with a checkpoint: the solve is saved every so often (between
-/// mill levels, and at the top of the outer rounds of a level's first
-/// discounted search, where most of its work is) and resumed from what was
+/// mill levels, and at the top of the outer rounds of a level's iteration:
+/// its parts under the first discount and the second discount's search,
+/// where most of the work is) and resumed from what was
 /// saved, to the same bytes. `None` where the checkpoint asked it to stop
 /// (at its `stop_at`-th chance to save, counted from 1: for the tests).
 pub fn solve_resuming<'r, S: Successors>(
@@ -3787,7 +3806,7 @@ pub fn solve_resuming<'r, S: Successors>(
             "resuming the group at mill level {}{} from {}",
             s.level,
             if file.nodes > 0 {
-                let part = ["the discounted search", "the game itself", "the second copy"][s.phase as usize];
+                let part = PARTS[s.phase as usize];
                 format!(", {part}, round {}", s.level_stats.rounds)
             } else {
                 String::new()
@@ -3857,12 +3876,22 @@ pub fn solve_resuming<'r, S: Successors>(
             move |g: &mut Group<'r>| {
                 let c = checkpoint.expect("read");
                 // The second copy is a part only where the group's game has
-                // two copies played one after the other.
-                let fits = phase != SECOND_COPY || g.play == Play::First;
+                // two copies played one after the other, the second
+                // discount only where the game is discounted.
+                let fits = match phase {
+                    SECOND_COPY => g.play == Play::First,
+                    SECOND_SEARCH => !g.undiscounted,
+                    _ => true,
+                };
                 match c.read_nodes(&file, &mut g.next, &mut g.mode) {
                     Ok(()) if fits => {
                         g.stats = level_stats;
                         g.phase = phase;
+                        if phase == SECOND_SEARCH {
+                            // As the first discount left them.
+                            g.play = Play::Both;
+                            g.class = Vec::new();
+                        }
                         true
                     }
                     Ok(()) => {

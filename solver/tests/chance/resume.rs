@@ -1,6 +1,6 @@
 //! A solve under chance saved at any of its chances to save and stopped
 //! there (between mill levels, and inside a level's discounted search, its
-//! game itself and its second copy), then started again from its
+//! game itself, its second copy and its second discount's search), then started again from its
 //! checkpoint, writes the same tables as one never stopped: values,
 //! progress ranks and header, to the bit. So do
 //! a solve that saves as often as it can (each save makes the next round
@@ -143,6 +143,36 @@ fn a_stopped_solve_resumes_to_the_same_tables() {
         assert!(matches!(c.load_chance(&other), Err(solver::merels::checkpoint::Unusable::OtherGroup)));
         c.remove();
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Where the first discount leaves a gap (six's 4 v 6 group, its mill level
+/// 1), the second discount's search is saved and resumed too: stopped at
+/// every other chance, again and again, the group reaches the same tables.
+#[test]
+fn the_second_discount_is_saved_and_resumed() {
+    let group = ["4-0-6-0", "6-0-4-0"];
+    let dir = scratch("second-discount");
+    let whole = solve_six(&group, None, &Silent).expect("no checkpoint, no stop");
+    let c = Checkpoint {
+        path: dir.join("group.resume"),
+        rules: [1, 2, 3, 4, 5, 6],
+        every: Duration::MAX,
+        stop_at: Some(2),
+        interrupt: None,
+    };
+    let notes = Notes::default();
+    let mut stops = 0;
+    let chained = loop {
+        match solve_six(&group, Some(&c), &notes) {
+            Some(t) => break t,
+            None => stops += 1,
+        }
+        assert!(stops < 1000, "no end to the stops");
+    };
+    let notes = notes.0.into_inner().expect("notes");
+    assert!(notes.iter().any(|n| n.contains(", the second discount's search, round ")), "{notes:?}");
+    same(&format!("{group:?} stopped {stops} times"), &whole, &chained);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
