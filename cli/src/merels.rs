@@ -518,6 +518,34 @@ fn group_report(sol: &Solution, seconds: f64, json: bool) -> Result<()> {
 }
 
 /// `ludus merels plan`.
+/// A line on an unfinished group's claim and saved progress.
+fn underway_line(key: &str, u: &solver::merels::plan::Underway) -> String {
+    let mut parts = Vec::new();
+    if let Some(who) = &u.claimed_by {
+        let state = match u.running {
+            Some(true) => " (running)",
+            Some(false) => " (not running: the next solve takes it over)",
+            None => "",
+        };
+        parts.push(format!("claimed by {who}{state}"));
+    }
+    if let Some(s) = &u.saved {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let ago = now.saturating_sub(s.unix_time);
+        let ago = match ago {
+            0..120 => format!("{ago} s"),
+            120..7200 => format!("{} min", ago / 60),
+            _ => format!("{:.1} h", ago as f64 / 3600.0),
+        };
+        let place = match (&s.part, s.round) {
+            (Some(part), Some(round)) => format!("mill level {}, {part}, round {round}", s.level),
+            _ => format!("the start of level {}", s.level),
+        };
+        parts.push(format!("progress saved {ago} ago ({}) at {place}", human_bytes(s.bytes)));
+    }
+    format!("{key}: {}", parts.join("; "))
+}
+
 fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, json: bool) -> Result<()> {
     let db = solver::merels::db::Db::new(root, *rules);
     let groups = solver::merels::plan::plan_within(rules, max_men, limit);
@@ -527,6 +555,16 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, 
         g.sectors.iter().all(|k| solver::merels::Sector::from_key(k).is_some_and(|s| db.holds(s)))
     };
     let finished: Vec<bool> = groups.iter().map(done).collect();
+    // The unfinished groups' claims and saved progress.
+    let tables = solver::merels::BoardTables::new(rules.board);
+    let underway: Vec<Option<solver::merels::plan::Underway>> = groups
+        .iter()
+        .zip(&finished)
+        .map(|(g, &f)| {
+            let sectors: Option<Vec<_>> = g.sectors.iter().map(|k| solver::merels::Sector::from_key(k)).collect();
+            (!f).then(|| solver::merels::plan::underway(db.dir(), rules, &tables, &sectors?)).flatten()
+        })
+        .collect();
     let total: u64 = groups.iter().map(|g| g.indices).sum();
     let solved: u64 = groups.iter().zip(&finished).filter(|(_, f)| **f).map(|(g, _)| g.indices).sum();
     let verify_memory = groups.iter().map(|g| g.verify_memory).max().unwrap_or(0);
@@ -534,9 +572,11 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, 
         let list: Vec<serde_json::Value> = groups
             .iter()
             .zip(&finished)
-            .map(|(g, &f)| {
+            .zip(&underway)
+            .map(|((g, &f), u)| {
                 let mut v = serde_json::to_value(g).expect("a plain record");
                 v["done"] = f.into();
+                v["underway"] = serde_json::to_value(u).expect("a plain record");
                 v
             })
             .collect();
@@ -577,6 +617,11 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, 
         finished.iter().filter(|&&f| f).count(),
         100.0 * solved as f64 / total.max(1) as f64
     );
+    for (g, u) in groups.iter().zip(&underway) {
+        if let Some(u) = u {
+            println!("{}", underway_line(&g.key, u));
+        }
+    }
     if groups.iter().any(|g| g.children == Some(Moves::Half)) {
         println!(
             "h: its in-group parents are generated rather than stored (its children are listed), to fit `--memory` (`ludus merels solve --children`)."

@@ -7,6 +7,7 @@ use std::sync::Mutex;
 
 use engine::merels::{BoardKind, Dice, Rules, State};
 use solver::merels::db::Db;
+use solver::merels::plan;
 use solver::merels::sector::successors;
 use solver::merels::table::Eval;
 use solver::merels::{
@@ -282,15 +283,29 @@ fn an_interrupted_group_saves_its_progress_and_the_same_solve_resumes_it() {
                 inside += 1;
                 assert_eq!(path, &db.dir().join(format!("{group}.resume")));
             }
+            // What the plan reads of the saved progress (the checkpoint's
+            // first bytes), as the resumed solve finds it.
+            let order = solver::merels::sector::solve_order(&rules);
+            let sectors = order.iter().find(|g| g[0].key() == group).expect("the group");
+            let tables = BoardTables::new(rules.board);
+            let u = plan::underway(db.dir(), &rules, &tables, sectors);
+            assert_eq!(u.is_some(), saved.is_some(), "{dice}, step {at}: {u:?}");
             let notes = Notes::default();
             let again = SolveOptions { max_men: Some(9), ..opts(&dir) };
             Solution::solve_with(rules, &again, &notes).unwrap();
             let notes = notes.0.into_inner().unwrap();
-            assert_eq!(
-                notes.iter().any(|n| n.starts_with("resuming the group")),
-                saved.is_some(),
-                "{dice}, step {at}: {notes:?}"
-            );
+            let resuming = notes.iter().find(|n| n.starts_with("resuming the group"));
+            assert_eq!(resuming.is_some(), saved.is_some(), "{dice}, step {at}: {notes:?}");
+            if let (Some(note), Some(u)) = (resuming, u) {
+                assert_eq!(u.claimed_by, None);
+                let s = u.saved.expect("saved");
+                let place = match (s.part, s.round) {
+                    (Some(part), Some(round)) => format!("mill level {}, {part}, round {round} from", s.level),
+                    _ if dice == Dice::None => format!("level {} from", s.level),
+                    _ => format!("mill level {} from", s.level),
+                };
+                assert!(note.contains(&place), "{note} / {place}");
+            }
             assert_eq!(sector_files(&dir, rules), whole, "{dice}, step {at}");
             fs::remove_dir_all(&dir).unwrap();
         }
@@ -373,6 +388,7 @@ fn a_group_too_large_for_the_memory_limit_is_refused() {
 #[test]
 fn murray_and_bell_share_their_movement_sectors_with_the_game_without_dice() {
     use solver::merels::db::Db;
+    use solver::merels::plan;
     let none = Rules::new(BoardKind::Six, Dice::None);
     let (shared, alone) = (temp("share"), temp("share-alone"));
     Solution::solve_with(none, &SolveOptions { keep_all: false, ..opts(&shared) }, &Silent).unwrap();
@@ -616,6 +632,7 @@ fn verify_finds_values_missing_or_stored_where_no_position_is() {
 #[test]
 fn verify_takes_shared_movement_sectors_from_the_journal_without_dice() {
     use solver::merels::db::Db;
+    use solver::merels::plan;
     use solver::merels::verify::{JOURNAL, VerifyReport, verify};
     let dir = temp("verify-shared");
     let (none, murray) = (Rules::new(BoardKind::Three, Dice::None), Rules::new(BoardKind::Three, Dice::Murray));

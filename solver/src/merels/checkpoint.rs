@@ -114,6 +114,18 @@ pub struct Saved {
     pub cells: Vec<Vec<AtomicU16>>,
 }
 
+/// What a checkpoint says of the progress it saved, from its first bytes
+/// alone (its checksum not checked: for reports, not for resuming).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Glimpse {
+    /// A retrograde group saved before propagating `level`.
+    Retrograde { level: u64 },
+    /// A group under chance: the first `head` bytes of its solver's state
+    /// (fewer where the state is shorter), and whether it was saved inside
+    /// a mill level (with its nodes' strategies).
+    Chance { head: Vec<u8>, inside: bool },
+}
+
 /// What makes a checkpoint unusable.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Unusable {
@@ -248,6 +260,36 @@ impl Checkpoint {
     pub fn remove(&self) {
         let _ = fs::remove_file(&self.path);
         self.remove_stale();
+    }
+
+    /// What the checkpoint of the group of `ix` saved, if there is one of
+    /// this group: the first `head` bytes of a state under chance.
+    pub fn glimpse(&self, ix: &[Indexer], head: usize) -> Option<Glimpse> {
+        let mut r = BufReader::new(File::open(&self.path).ok()?);
+        let mut magic = [0u8; 8];
+        r.read_exact(&mut magic).ok()?;
+        let mut rest = |n: usize| {
+            let mut b = vec![0u8; n];
+            r.read_exact(&mut b).ok().map(|()| b)
+        };
+        if &magic == MAGIC {
+            let expected = self.header(ix, 0, 0);
+            let b = rest(expected.len() - 8)?;
+            let same = b[..8] == expected[8..16] && b[24..] == expected[32..];
+            return same.then(|| Glimpse::Retrograde { level: u64::from_le_bytes(b[8..16].try_into().expect("8")) });
+        }
+        if &magic != CHANCE_MAGIC {
+            return None;
+        }
+        let expected = self.chance_header(ix);
+        let b = rest(expected.len() - 8 + 8)?;
+        if b[..expected.len() - 8] != expected[8..] {
+            return None;
+        }
+        let len = u64::from_le_bytes(b[expected.len() - 8..].try_into().expect("8"));
+        let state = rest(usize::try_from(len).ok()?.min(head))?;
+        let inside = std::fs::metadata(&self.path).ok()?.len() > expected.len() as u64 + 20 + len;
+        Some(Glimpse::Chance { head: state, inside })
     }
 
     /// Removes the temporary files of saves that were cut short (a killed

@@ -18,6 +18,7 @@ use std::sync::Arc;
 use engine::merels::Rules;
 use serde::Serialize;
 
+use super::checkpoint::Glimpse;
 use super::index::{BoardTables, Indexer};
 use super::sector::{Sector, solve_order, successors};
 use super::strategy::{self, Moves};
@@ -505,6 +506,81 @@ pub fn claim(dir: &Path, key: &str) -> std::io::Result<Claimed> {
     }
 }
 
+/// Where an unfinished group stands in a database: the claim on it and
+/// the progress its checkpoint saved ([`underway`]).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Underway {
+    /// The claim's holder as its lock file names it ("pid N on host").
+    pub claimed_by: Option<String>,
+    /// Whether that process runs (`None` where this machine cannot tell:
+    /// another host, or no `/proc`).
+    pub running: Option<bool>,
+    /// The progress saved, if any.
+    pub saved: Option<SavedAt>,
+}
+
+/// A group's checkpoint as [`underway`] reads it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct SavedAt {
+    pub bytes: u64,
+    /// When it was written, in seconds since the Unix epoch.
+    pub unix_time: u64,
+    /// The level it resumes at: the mill level under chance, the level of
+    /// the propagation in a retrograde group.
+    pub level: u64,
+    /// Under chance, saved inside the mill level: the part of the
+    /// iteration and the round, counted in the level.
+    pub part: Option<String>,
+    pub round: Option<u64>,
+}
+
+/// The claim and the saved progress of `group` in database directory
+/// `dir`; `None` where it has neither. Reads the lock file and the first
+/// bytes of the checkpoint only: it takes no lock and changes nothing.
+pub fn underway(dir: &Path, rules: &Rules, tables: &Arc<BoardTables>, group: &[Sector]) -> Option<Underway> {
+    let key = group[0].key();
+    let claimed_by = fs::read_to_string(dir.join(format!("{key}.lock"))).ok().map(|s| s.trim().to_string());
+    let running = claimed_by.as_deref().and_then(holder_runs);
+    let c = super::checkpoint::Checkpoint {
+        path: dir.join(format!("{key}.resume")),
+        rules: super::db::rules_bytes(rules),
+        every: std::time::Duration::MAX,
+        stop_at: None,
+        interrupt: None,
+    };
+    let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(tables.clone(), s)).collect();
+    let saved = c.glimpse(&ix, strategy::SAVED_PLACE_BYTES).and_then(|g| {
+        let meta = fs::metadata(&c.path).ok()?;
+        let unix_time = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs();
+        let (level, place) = match g {
+            Glimpse::Retrograde { level } => (level, None),
+            Glimpse::Chance { head, inside } => {
+                let (level, place) = strategy::saved_place(&head, inside)?;
+                (u64::from(level), place)
+            }
+        };
+        Some(SavedAt {
+            bytes: meta.len(),
+            unix_time,
+            level,
+            part: place.map(|p| p.0.to_string()),
+            round: place.map(|p| p.1),
+        })
+    });
+    (claimed_by.is_some() || saved.is_some()).then_some(Underway { claimed_by, running, saved })
+}
+
+/// Whether the process a claim names (`pid N on host`) runs, where this
+/// machine can tell.
+fn holder_runs(who: &str) -> Option<bool> {
+    let (pid, host) = who.strip_prefix("pid ")?.split_once(" on ")?;
+    let here = holder();
+    let here_host = here.split_once(" on ").map(|x| x.1)?;
+    let proc = Path::new("/proc");
+    let pid: u32 = pid.trim().parse().ok()?;
+    (host == here_host && proc.join("self").exists()).then(|| proc.join(pid.to_string()).exists())
+}
+
 #[cfg(unix)]
 fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
     use std::os::unix::fs::MetadataExt;
@@ -550,6 +626,31 @@ mod tests {
         fs::write(dir.join("3-0-3-0.lock"), "pid 999999 on elsewhere\n").unwrap();
         let Claimed::Mine(c) = claim(&dir, "3-0-3-0").unwrap() else { panic!("stale claim not taken over") };
         assert_eq!(c.abandoned_by.as_deref(), Some("pid 999999 on elsewhere"));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_claim_s_holder_is_seen_running_or_not() {
+        let here = holder();
+        let host = here.split_once(" on ").unwrap().1;
+        if Path::new("/proc/self").exists() {
+            assert_eq!(holder_runs(&here), Some(true));
+            // Above the largest pid Linux gives.
+            assert_eq!(holder_runs(&format!("pid 4294967295 on {host}")), Some(false));
+        }
+        assert_eq!(holder_runs(&format!("pid {} on elsewhere-{host}", std::process::id())), None);
+        assert_eq!(holder_runs("another process"), None);
+        // A claim in a database, and no checkpoint.
+        let dir = scratch("underway");
+        let Claimed::Mine(c) = claim(&dir, "3-0-3-0").unwrap() else { panic!("claim refused") };
+        let rules = Rules::new(engine::merels::BoardKind::Six, engine::merels::Dice::Schaedler);
+        let tables = BoardTables::new(rules.board);
+        let group = [Sector::from_key("3-0-3-0").unwrap()];
+        let u = underway(&dir, &rules, &tables, &group).expect("claimed");
+        assert_eq!(u.claimed_by.as_deref(), Some(here.as_str()));
+        assert!(u.saved.is_none());
+        drop(c);
+        assert_eq!(underway(&dir, &rules, &tables, &group), None);
         let _ = fs::remove_dir_all(&dir);
     }
 

@@ -3688,6 +3688,21 @@ fn saved_head(level: u8, phase: u8, offset: u32, error: f64, stats: &Stats, leve
     b
 }
 
+/// The bytes of a saved state that [`saved_place`] reads.
+pub const SAVED_PLACE_BYTES: usize = 13 + 16 * STATS_WORDS;
+
+/// Where a saved state (its first [`SAVED_PLACE_BYTES`] bytes) stands: the
+/// mill level, and inside it (`inside`: the checkpoint holds the nodes'
+/// strategies) the part of the iteration and the round, counted in the
+/// level.
+pub fn saved_place(head: &[u8], inside: bool) -> Option<(u8, Option<(&'static str, u64)>)> {
+    let b = head.get(..SAVED_PLACE_BYTES)?;
+    let (level, phase) = (b[0] & 63, b[0] >> 6);
+    let at = 13 + 8 * STATS_WORDS;
+    let rounds = u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+    Some((level, inside.then(|| (PARTS[phase as usize], rounds))))
+}
+
 /// The state [`saved_parts`] wrote, if it is one for the group of `ix`.
 fn decode_saved(mut b: &[u8], ix: &[Indexer]) -> Option<Saved> {
     fn take<'x>(b: &mut &'x [u8], k: usize) -> Option<&'x [u8]> {
