@@ -388,7 +388,6 @@ fn a_group_too_large_for_the_memory_limit_is_refused() {
 #[test]
 fn murray_and_bell_share_their_movement_sectors_with_the_game_without_dice() {
     use solver::merels::db::Db;
-    use solver::merels::plan;
     let none = Rules::new(BoardKind::Six, Dice::None);
     let (shared, alone) = (temp("share"), temp("share-alone"));
     Solution::solve_with(none, &SolveOptions { keep_all: false, ..opts(&shared) }, &Silent).unwrap();
@@ -632,7 +631,6 @@ fn verify_finds_values_missing_or_stored_where_no_position_is() {
 #[test]
 fn verify_takes_shared_movement_sectors_from_the_journal_without_dice() {
     use solver::merels::db::Db;
-    use solver::merels::plan;
     use solver::merels::verify::{JOURNAL, VerifyReport, verify};
     let dir = temp("verify-shared");
     let (none, murray) = (Rules::new(BoardKind::Three, Dice::None), Rules::new(BoardKind::Three, Dice::Murray));
