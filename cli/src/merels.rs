@@ -517,7 +517,6 @@ fn group_report(sol: &Solution, seconds: f64, json: bool) -> Result<()> {
     Ok(())
 }
 
-/// `ludus merels plan`.
 /// A line on an unfinished group's claim and saved progress.
 fn underway_line(key: &str, u: &solver::merels::plan::Underway) -> String {
     let mut parts = Vec::new();
@@ -546,6 +545,7 @@ fn underway_line(key: &str, u: &solver::merels::plan::Underway) -> String {
     format!("{key}: {}", parts.join("; "))
 }
 
+/// `ludus merels plan`.
 fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, json: bool) -> Result<()> {
     let db = solver::merels::db::Db::new(root, *rules);
     let groups = solver::merels::plan::plan_within(rules, max_men, limit);
