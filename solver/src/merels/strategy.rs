@@ -224,6 +224,11 @@ const UNIT: f64 = f64::EPSILON / 2.0;
 /// in the tolerance `TOL`).
 const DISCOUNTS: [f64; 2] = [1e-4, 1e-7];
 
+/// A mill level whose own part of the proven error (the gap between the
+/// sides and the rounding bound) exceeds this is named in a note: a tenth
+/// of the widest interval a solved position may have.
+const WIDE_LEVEL: f64 = 1e-7;
+
 /// The first player's guarantee and the best reply's value agree within
 /// this when the strategies are optimal (they differ by rounding and by
 /// choices within `TOL`).
@@ -3939,6 +3944,14 @@ pub fn solve_resuming<'r, S: Successors>(
             return Ok(None);
         };
         let solved = t.elapsed().as_secs_f64();
+        let own = part.stats.gap + part.stats.arithmetic;
+        if own > WIDE_LEVEL {
+            obs.note(&format!(
+                "mill level {l}: proven error {:.2e}, of which the gap left between the sides' strategies {:.2e} \
+                 (after {} discounted searches) and the bound on the rounding {:.2e}",
+                part.error, part.stats.gap, part.stats.discounts, part.stats.arithmetic
+            ));
+        }
         out.keep(&part, offset);
         if std::env::var_os("LUDUS_TRACE").is_some() {
             eprintln!("level {l}: built and solved {solved:.2} s, kept {:.2} s", t.elapsed().as_secs_f64() - solved);
