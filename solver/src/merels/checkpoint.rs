@@ -150,6 +150,19 @@ impl std::fmt::Display for Unusable {
 }
 
 impl Checkpoint {
+    /// The checkpoint of the group whose first sector is `key`, in database
+    /// directory `dir` (`<key>.resume` beside the sector files): saved only
+    /// when asked (`every` at its largest), never stopped.
+    pub fn of_group(dir: &std::path::Path, rules: &engine::merels::Rules, key: &str) -> Checkpoint {
+        Checkpoint {
+            path: dir.join(format!("{key}.resume")),
+            rules: super::db::rules_bytes(rules),
+            every: Duration::MAX,
+            stop_at: None,
+            interrupt: None,
+        }
+    }
+
     /// Whether the solve has been asked to stop at its next chance to save.
     pub fn interrupted(&self) -> bool {
         self.interrupt.as_ref().is_some_and(|i| i.requested().is_some())

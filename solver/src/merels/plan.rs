@@ -541,13 +541,7 @@ pub fn underway(dir: &Path, rules: &Rules, tables: &Arc<BoardTables>, group: &[S
     let key = group[0].key();
     let claimed_by = fs::read_to_string(dir.join(format!("{key}.lock"))).ok().map(|s| s.trim().to_string());
     let running = claimed_by.as_deref().and_then(holder_runs);
-    let c = super::checkpoint::Checkpoint {
-        path: dir.join(format!("{key}.resume")),
-        rules: super::db::rules_bytes(rules),
-        every: std::time::Duration::MAX,
-        stop_at: None,
-        interrupt: None,
-    };
+    let c = super::checkpoint::Checkpoint::of_group(dir, rules, &key);
     let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(tables.clone(), s)).collect();
     let saved = c.glimpse(&ix, strategy::SAVED_PLACE_BYTES).and_then(|g| {
         let meta = fs::metadata(&c.path).ok()?;

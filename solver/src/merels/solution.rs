@@ -11,7 +11,7 @@ use engine::merels::{Rules, State};
 use fxhash::FxHashMap;
 
 use super::checkpoint::{Checkpoint, Interrupt};
-use super::db::{Db, DbError, rules_bytes};
+use super::db::{Db, DbError};
 use super::exact::{forward_chance, forward_exact};
 use super::index::{BoardTables, Indexer};
 use super::known::Known;
@@ -669,11 +669,9 @@ impl Solution {
     fn checkpoint(&self, group: &[Sector], opts: &SolveOptions) -> Option<Checkpoint> {
         let db = self.db.as_ref()?;
         Some(Checkpoint {
-            path: db.dir().join(format!("{}.resume", group[0].key())),
-            rules: rules_bytes(&self.rules),
             every: opts.checkpoint_every,
-            stop_at: None,
             interrupt: opts.interrupt.clone(),
+            ..Checkpoint::of_group(db.dir(), &self.rules, &group[0].key())
         })
     }
 
