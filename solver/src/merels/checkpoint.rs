@@ -23,7 +23,7 @@
 //!
 //! A solve by strategy iteration is saved between mill levels and at the
 //! top of the outer rounds of a level's iteration (under the first discount,
-//! and in the second discount's search): the state
+//! and in a later discount's search): the state
 //! the solver serialises (the level, the finished levels' codes and ranks,
 //! the effort so far) and, inside a level, each node's in-group successor
 //! and choice bits. The round after a save is made whole, which finds the

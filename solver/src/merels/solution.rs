@@ -469,7 +469,7 @@ impl Solution {
         let spare = self.spare_memory(group, moves, opts);
         let mut succ = Rereads { sol: self, reads, gone: false };
         let solved =
-            strategy::solve_resuming(&rules, &mut succ, ix, error, Room { moves, spare }, obs, checkpoint.as_ref())?;
+            strategy::solve_resuming(&rules, &mut succ, ix, error, Room::new(moves, spare), obs, checkpoint.as_ref())?;
         Ok(solved.map(|s| s.0))
     }
 
@@ -648,7 +648,7 @@ impl Solution {
                 let moves = opts.moves.unwrap_or_default();
                 let checkpoint = self.checkpoint(group, opts);
                 let spare = self.spare_memory(group, moves, opts);
-                let room = Room { moves, spare };
+                let room = Room::new(moves, spare);
                 let Ok(solved) =
                     strategy::solve_resuming(rules, &mut &self.known, ix, error, room, obs, checkpoint.as_ref());
                 solved.map(|s| s.0)

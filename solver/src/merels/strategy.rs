@@ -103,9 +103,11 @@
 //! 0 and every improvement is one. The strategies are sought first with
 //! `1 − λ = 10⁻⁴`, then improved in the game itself; when the first
 //! player's guarantee and the best reply's value still differ, the discount
-//! is made smaller (`10⁻⁷`) and the search begins again from the
-//! strategies reached: for a small enough discount the optimal strategies of
-//! the discounted game are optimal in the game itself (Blackwell). When the
+//! is made smaller (`10⁻⁷`, then `10⁻¹⁰`) and the search begins again from
+//! the strategies reached: for a small enough discount the optimal strategies
+//! of the discounted game are optimal in the game itself (Blackwell), and
+//! short of that a strategy optimal under discount `δ` falls short by about
+//! `δ` times the length of play ([`DISCOUNTS`]). When the
 //! two agree, `v = F(v)`, the second player's reply is best against the
 //! first player's strategy and that strategy is best: the values are the
 //! game's.
@@ -140,8 +142,8 @@
 //! every so often ([`solve_resuming`], `<group>.resume` beside the sector
 //! files): between mill levels, and at the top of the outer rounds of a
 //! level's iteration under the first discount (the discounted search, most
-//! of the work, then the game itself, then the second copy) and of the
-//! second discount's search where the first leaves a gap, where the
+//! of the work, then the game itself, then the second copy) and of a
+//! later discount's search where the one before leaves a gap, where the
 //! state is the strategies alone (each node's successor and choice bits, 5
 //! bytes) and the part at hand, once the round's evaluation and passes are
 //! made whole, which find the same values and switches as partial ones. A
@@ -220,9 +222,14 @@ const UNIT: f64 = f64::EPSILON / 2.0;
 /// `1 − λ` of the discounted games the strategies are sought in, in turn,
 /// until they are optimal in the game itself: the first is enough for every
 /// group of nine men's morris up to 8 men and for most of six's, the second
-/// for the rest (closer to 1 and what the discount tells apart would be lost
-/// in the tolerance `TOL`).
-const DISCOUNTS: [f64; 2] = [1e-4, 1e-7];
+/// for most of the rest; the third where a level's strategies still fall
+/// short after the second by more than `GAP_OK` (on nine men's morris, a
+/// mill level of 5 v 8 by 4e-7, and 6 v 7 by 1.7e-5: the shortfall of a
+/// strategy optimal under discount `δ` is of the order of `δ` times the
+/// length of play, so each smaller discount takes it down about as much).
+/// Closer to 1, what the discount tells apart would be lost in the
+/// tolerance `TOL`.
+pub const DISCOUNTS: [f64; 3] = [1e-4, 1e-7, 1e-10];
 
 /// A mill level whose own part of the proven error (the gap between the
 /// sides and the rounding bound) exceeds this is named in a note: a tenth
@@ -477,11 +484,20 @@ pub enum Moves {
 /// The memory a group's solve under chance has: how it has the in-group
 /// moves, and the bytes it may hold beyond its estimate (`plan`) for what
 /// saves time (the parents a partial evaluation keeps where they are
-/// generated).
+/// generated); and the discounts its levels are solved under
+/// ([`DISCOUNTS`]; others for the tests, see [`Group::discounts`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Room {
     pub moves: Moves,
     pub spare: u64,
+    pub discounts: &'static [f64],
+}
+
+impl Room {
+    /// The room of `moves` and `spare` bytes, under [`DISCOUNTS`].
+    pub fn new(moves: Moves, spare: u64) -> Room {
+        Room { moves, spare, discounts: &DISCOUNTS }
+    }
 }
 
 impl Moves {
@@ -568,7 +584,9 @@ pub struct Group<'a> {
     /// Every pass followed by a whole re-examination (`check_passes`).
     check_passes: bool,
     /// No discounted searches: the game itself from the warm start.
-    undiscounted: bool,
+    /// `1 − λ` of the discounted searches, in turn ([`DISCOUNTS`]; `[0]`:
+    /// the game itself only).
+    discounts: &'static [f64],
     /// The sure wins and losses left to the iteration (`Group::settle`).
     unsettled: bool,
     /// Per node: the in-group child position, the choice bits, the value.
@@ -601,7 +619,7 @@ pub struct Group<'a> {
     /// search would find none again.
     idle_hold: Option<(usize, u64, Play)>,
     /// The part of the iteration at hand ([`SEARCH`], [`GAME`],
-    /// [`SECOND_COPY`], [`SECOND_SEARCH`]), saved with the strategies.
+    /// [`SECOND_COPY`], [`LATER_SEARCH`]), saved with the strategies.
     phase: u8,
 }
 
@@ -772,15 +790,26 @@ impl KidsAhead {
 
 /// The parts of the iteration where a solve saves its strategies: the
 /// first discount's search, then the first copy (or both) in the game
-/// itself, then the second copy; and where the first discount leaves a gap,
-/// the second discount's search (both copies in play).
+/// itself, then the second copy; and where a discount leaves a gap, the
+/// next discount's search (both copies in play; which discount, the
+/// level's effort saved with it says: [`Stats::discounts`]).
 const SEARCH: u8 = 0;
 const GAME: u8 = 1;
 const SECOND_COPY: u8 = 2;
-const SECOND_SEARCH: u8 = 3;
-/// The parts' names, for messages.
-const PARTS: [&str; 4] =
-    ["the discounted search", "the game itself", "the second copy", "the second discount's search"];
+const LATER_SEARCH: u8 = 3;
+
+/// The name of part `phase` of the iteration, in the `discounts`-th
+/// discount (counted from 1), for messages.
+fn part_name(phase: u8, discounts: u64) -> &'static str {
+    match (phase, discounts) {
+        (SEARCH, _) => "the discounted search",
+        (GAME, _) => "the game itself",
+        (SECOND_COPY, _) => "the second copy",
+        (_, 2) => "the second discount's search",
+        (_, 3) => "the third discount's search",
+        _ => "a later discount's search",
+    }
+}
 
 /// What the top of an outer round of a part that may be saved does:
 /// go on, go on after the strategies were saved, or stop (saved).
@@ -858,7 +887,7 @@ impl<'a> Group<'a> {
             picks: Vec::new(),
             full_passes: false,
             check_passes: false,
-            undiscounted: false,
+            discounts: &DISCOUNTS,
             unsettled: false,
             next: vec![NONE; n],
             mode: vec![0; n],
@@ -1223,7 +1252,19 @@ impl<'a> Group<'a> {
     /// the work, and the first player's strategy may stay short of optimal,
     /// which the gap between the sides shows).
     pub fn undiscounted(&mut self) {
-        self.undiscounted = true;
+        self.discounts = &[0.0];
+    }
+
+    /// Seeks the strategies under the discounts `discounts` in turn instead
+    /// of [`DISCOUNTS`] (for the tests: larger ones leave a gap to the next).
+    pub fn discounts(&mut self, discounts: &'static [f64]) {
+        assert!(!discounts.is_empty() && discounts.len() <= DISCOUNTS.len(), "one to {} discounts", DISCOUNTS.len());
+        self.discounts = discounts;
+    }
+
+    /// Whether the strategies are sought in discounted games first.
+    fn discounted(&self) -> bool {
+        self.discounts[0] > 0.0
     }
 
     /// Leaves the positions that are sure wins or losses whatever the throws
@@ -3197,7 +3238,7 @@ impl<'a> Group<'a> {
         boundary: &mut Boundaries<'_, 'a>,
     ) -> Option<Solved> {
         let trace = std::env::var_os("LUDUS_TRACE").is_some();
-        let discounts: &[f64] = if self.undiscounted { &[0.0] } else { &DISCOUNTS };
+        let discounts = self.discounts;
         if !self.unsettled {
             let t = std::time::Instant::now();
             self.stats.settled = self.settle();
@@ -3216,7 +3257,7 @@ impl<'a> Group<'a> {
         // in play follow from the strategies alone, and those of the nodes
         // not in play are read only once the second copy takes the first
         // one's.
-        let mut resumed = SEARCH;
+        let (mut resumed, mut from) = (SEARCH, 0);
         match resume {
             None => self.warm_start(obs),
             Some(restore) => {
@@ -3224,8 +3265,12 @@ impl<'a> Group<'a> {
                     return None;
                 }
                 resumed = self.phase;
+                if resumed == LATER_SEARCH {
+                    // The discount whose search was saved.
+                    from = self.stats.discounts as usize - 1;
+                }
                 if trace {
-                    eprintln!("resumed at round {}, part {resumed}", self.stats.rounds);
+                    eprintln!("resumed at round {}, part {resumed}, discount {}", self.stats.rounds, from + 1);
                 }
             }
         }
@@ -3233,7 +3278,9 @@ impl<'a> Group<'a> {
         if trace {
             eprintln!("warm start: {} sweeps", self.stats.warm);
         }
-        for (d, &discount) in discounts.iter().enumerate() {
+        // Resumed in a later discount's search: the discounts before it
+        // ended with both copies in play.
+        for (d, &discount) in discounts.iter().enumerate().skip(from) {
             self.stats.discounts = d as u64 + 1;
             // First in the discounted game, where every improvement is an
             // improvement and play that loops is worth nothing by itself; then
@@ -3242,11 +3289,6 @@ impl<'a> Group<'a> {
             // in its search), and a resumed solve goes on in the part it was
             // saved in.
             let first = d == 0;
-            if first && resumed == SECOND_SEARCH {
-                // Resumed in the second discount's search: the first
-                // discount ended with both copies in play.
-                continue;
-            }
             let past = |phase: u8| first && resumed > phase;
             for (phase, lambda) in [(SEARCH, 1.0 - discount), (GAME, 1.0)] {
                 if past(phase) {
@@ -3255,10 +3297,11 @@ impl<'a> Group<'a> {
                 self.lambda = lambda;
                 self.whole = true;
                 // The parts that may be saved: the first discount's, and
-                // the second discount's search (where most of its work is).
+                // the later discounts' searches (where most of their work
+                // is).
                 let part = match (d, phase) {
                     (0, phase) => Some(phase),
-                    (1, SEARCH) => Some(SECOND_SEARCH),
+                    (_, SEARCH) => Some(LATER_SEARCH),
                     _ => None,
                 };
                 if !self.iterate_part(part, trace, obs, boundary) {
@@ -3584,7 +3627,7 @@ pub fn solve<S: Successors>(
     moves: Moves,
     obs: &dyn Observer,
 ) -> Result<(Vec<Table>, Stats), S::Error> {
-    Ok(solve_resuming(rules, succ, ix, succ_error, Room { moves, spare: 0 }, obs, None)?
+    Ok(solve_resuming(rules, succ, ix, succ_error, Room::new(moves, 0), obs, None)?
         .expect("a solve without a checkpoint does not stop"))
 }
 
@@ -3605,6 +3648,8 @@ struct Saved {
 
 /// Words of an effort in a checkpoint.
 const STATS_WORDS: usize = 21;
+/// The word of an effort that holds its discounts.
+const DISCOUNTS_WORD: usize = 11;
 
 impl Stats {
     /// The effort's fields in a fixed order, as a checkpoint keeps them.
@@ -3650,7 +3695,7 @@ impl Stats {
             slack: f(x[8]),
             repairs: x[9],
             arithmetic: f(x[10]),
-            discounts: x[11],
+            discounts: x[DISCOUNTS_WORD],
             gap: f(x[12]),
             seconds: [f(x[13]), f(x[14]), f(x[15]), f(x[16])],
             evaluated: x[17],
@@ -3703,9 +3748,12 @@ pub const SAVED_PLACE_BYTES: usize = 13 + 16 * STATS_WORDS;
 pub fn saved_place(head: &[u8], inside: bool) -> Option<(u8, Option<(&'static str, u64)>)> {
     let b = head.get(..SAVED_PLACE_BYTES)?;
     let (level, phase) = (b[0] & 63, b[0] >> 6);
-    let at = 13 + 8 * STATS_WORDS;
-    let rounds = u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
-    Some((level, inside.then(|| (PARTS[phase as usize], rounds))))
+    // The level's effort: its rounds (the first word) and discounts.
+    let word = |k: usize| {
+        let at = 13 + 8 * (STATS_WORDS + k);
+        u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+    };
+    Some((level, inside.then(|| (part_name(phase, word(DISCOUNTS_WORD)), word(0)))))
 }
 
 /// The state [`saved_parts`] wrote, if it is one for the group of `ix`.
@@ -3741,7 +3789,7 @@ fn decode_saved(mut b: &[u8], ix: &[Indexer]) -> Option<Saved> {
     // No bit past the group's last index.
     let stray = !all.is_multiple_of(64) && bits.last().is_some_and(|&w| w >> (all % 64) != 0);
     if !b.is_empty()
-        || phase > SECOND_SEARCH
+        || phase > LATER_SEARCH
         || stray
         || bits.len() != all.div_ceil(64)
         || codes.len() != members
@@ -3756,7 +3804,7 @@ fn decode_saved(mut b: &[u8], ix: &[Indexer]) -> Option<Saved> {
 
 /// [`solve`] with a checkpoint: the solve is saved every so often (between
 /// mill levels, and at the top of the outer rounds of a level's iteration:
-/// its parts under the first discount and the second discount's search,
+/// its parts under the first discount and the later discounts' searches,
 /// where most of the work is) and resumed from what was
 /// saved, to the same bytes. `None` where the checkpoint asked it to stop
 /// (at its `stop_at`-th chance to save, counted from 1: for the tests).
@@ -3769,7 +3817,7 @@ pub fn solve_resuming<'r, S: Successors>(
     obs: &dyn Observer,
     checkpoint: Option<&Checkpoint>,
 ) -> Result<Option<(Vec<Table>, Stats)>, S::Error> {
-    let Room { moves, spare } = room;
+    let Room { moves, spare, discounts } = room;
     let drop_it = |c: &Checkpoint, problem: &str| {
         obs.note(&format!("{}: {problem}; solving the group from the start", c.path.display()));
         c.remove();
@@ -3826,7 +3874,7 @@ pub fn solve_resuming<'r, S: Successors>(
             "resuming the group at mill level {}{} from {}",
             s.level,
             if file.nodes > 0 {
-                let part = PARTS[s.phase as usize];
+                let part = part_name(s.phase, s.level_stats.discounts);
                 format!(", {part}, round {}", s.level_stats.rounds)
             } else {
                 String::new()
@@ -3888,6 +3936,7 @@ pub fn solve_resuming<'r, S: Successors>(
         let t = std::time::Instant::now();
         let mut group = Group::part(rules, succ.known()?, ix.clone(), Some(members), Some(&out), moves, obs);
         group.spare_memory(spare);
+        group.discounts(discounts);
         succ.let_go();
         group.make_nodes();
         let mut unreadable = false;
@@ -3896,19 +3945,19 @@ pub fn solve_resuming<'r, S: Successors>(
             move |g: &mut Group<'r>| {
                 let c = checkpoint.expect("read");
                 // The second copy is a part only where the group's game has
-                // two copies played one after the other, the second
-                // discount only where the game is discounted.
+                // two copies played one after the other, a later discount
+                // only where the game is discounted and has it.
                 let fits = match phase {
                     SECOND_COPY => g.play == Play::First,
-                    SECOND_SEARCH => !g.undiscounted,
+                    LATER_SEARCH => g.discounted() && (2..=g.discounts.len() as u64).contains(&level_stats.discounts),
                     _ => true,
                 };
                 match c.read_nodes(&file, &mut g.next, &mut g.mode) {
                     Ok(()) if fits => {
                         g.stats = level_stats;
                         g.phase = phase;
-                        if phase == SECOND_SEARCH {
-                            // As the first discount left them.
+                        if phase == LATER_SEARCH {
+                            // As the discounts before left them.
                             g.play = Play::Both;
                             g.class = Vec::new();
                         }

@@ -89,7 +89,8 @@ fn kept_parents_give_the_same_bits_whatever_room_they_have() {
     let group = ["4-0-5-0", "5-0-4-0"];
     let solve = |moves, spare| {
         let ix = crate::indexers(known, &group);
-        let Ok(solved) = strategy::solve_resuming(&rules, &mut &**known, ix, 0.0, Room { moves, spare }, &Silent, None);
+        let Ok(solved) =
+            strategy::solve_resuming(&rules, &mut &**known, ix, 0.0, Room::new(moves, spare), &Silent, None);
         solved.expect("a solve without a checkpoint does not stop")
     };
     let (stored, none) = solve(Moves::Stored, u64::MAX);

@@ -14,7 +14,7 @@ use solver::merels::{Silent, Table, Values};
 /// Two solves of one group give every position the same value within the
 /// sum of their proven errors (below 1e-6), on more than 1000 positions per
 /// sector.
-fn agree_within_errors(label: &str, one: &[Table], other: &[Table]) {
+pub(crate) fn agree_within_errors(label: &str, one: &[Table], other: &[Table]) {
     for (a, b) in one.iter().zip(other) {
         let (Values::Chance(va), Values::Chance(vb)) = (&a.values, &b.values) else { panic!("chance values") };
         let room = a.meta.error + b.meta.error;

@@ -1,6 +1,6 @@
 //! A solve under chance saved at any of its chances to save and stopped
 //! there (between mill levels, and inside a level's discounted search, its
-//! game itself, its second copy and its second discount's search), then started again from its
+//! game itself, its second copy and a later discount's search), then started again from its
 //! checkpoint, writes the same tables as one never stopped: values,
 //! progress ranks and header, to the bit. So do
 //! a solve that saves as often as it can (each save makes the next round
@@ -9,7 +9,7 @@
 use super::{indexers, six_known};
 use engine::merels::{BoardKind, Dice, Rules};
 use solver::merels::checkpoint::Checkpoint;
-use solver::merels::strategy::{self, Moves, Room};
+use solver::merels::strategy::{self, Moves, Room, Stats};
 use solver::merels::{Observer, Silent, Table, Values};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -42,11 +42,15 @@ fn scratch(name: &str) -> std::path::PathBuf {
 /// Group `group` of six under Schädler's dice solved with its lists stored
 /// and checkpoint `c`: its tables, `None` where the checkpoint stopped it.
 fn solve_six(group: &[&str], c: Option<&Checkpoint>, obs: &dyn Observer) -> Option<Vec<Table>> {
+    solve_six_in(group, Room::new(Moves::Stored, 0), c, obs).map(|(tables, _)| tables)
+}
+
+/// [`solve_six`] in `room`, with the effort.
+fn solve_six_in(group: &[&str], room: Room, c: Option<&Checkpoint>, obs: &dyn Observer) -> Option<(Vec<Table>, Stats)> {
     let rules = Rules::new(BoardKind::Six, Dice::Schaedler);
     let known = six_known(rules);
-    let room = Room { moves: Moves::Stored, spare: 0 };
     let Ok(solved) = strategy::solve_resuming(&rules, &mut &**known, indexers(known, group), 0.0, room, obs, c);
-    solved.map(|(tables, _)| tables)
+    solved
 }
 
 #[test]
@@ -231,5 +235,47 @@ fn strategies_that_cannot_be_read_start_the_group_again() {
     assert!(notes.iter().any(|n| n.contains("the checkpoint is cut short")), "{notes:?}");
     assert!(!c.path.exists(), "the unreadable checkpoint is removed");
     same("strategies unreadable", &whole, &again);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Under larger discounts than the solver's, 4 v 6 of six needs a third
+/// search: the second leaves a gap (its strategies fall short by about 6
+/// times the discount), the third closes it; saved and stopped at every
+/// second chance, the solve goes through the third discount's search and
+/// ends with the same tables.
+#[test]
+fn a_third_discount_closes_the_gap_and_is_saved_and_resumed() {
+    let group = ["4-0-6-0", "6-0-4-0"];
+    let room = |discounts| Room { discounts, ..Room::new(Moves::Stored, 0) };
+    let (_, two) = solve_six_in(&group, room(&[0.1, 1e-4]), None, &Silent).expect("no checkpoint, no stop");
+    assert_eq!(two.discounts, 2);
+    assert!(two.gap > 1e-5, "the second discount leaves a gap: {:e}", two.gap);
+    let three = room(&[0.1, 1e-4, 1e-7]);
+    let (whole, st) = solve_six_in(&group, three, None, &Silent).expect("no checkpoint, no stop");
+    assert_eq!(st.discounts, 3);
+    assert!(st.gap < 1e-8, "the third discount closes the gap: {:e}", st.gap);
+    // The default discounts reach the same values within the two errors.
+    let default = solve_six(&group, None, &Silent).expect("no checkpoint, no stop");
+    super::partial_rounds::agree_within_errors("three discounts and the default", &whole, &default);
+    let dir = scratch("third-discount");
+    let c = Checkpoint {
+        path: dir.join("group.resume"),
+        rules: [1, 2, 3, 4, 5, 6],
+        every: Duration::MAX,
+        stop_at: Some(2),
+        interrupt: None,
+    };
+    let notes = Notes::default();
+    let mut stops = 0;
+    let chained = loop {
+        match solve_six_in(&group, three, Some(&c), &notes) {
+            Some((t, _)) => break t,
+            None => stops += 1,
+        }
+        assert!(stops < 1000, "no end to the stops");
+    };
+    let notes = notes.0.into_inner().expect("notes");
+    assert!(notes.iter().any(|n| n.contains(", the third discount's search, round ")), "{notes:?}");
+    same(&format!("{group:?} stopped {stops} times"), &whole, &chained);
     let _ = std::fs::remove_dir_all(&dir);
 }
