@@ -22,7 +22,7 @@
 //! # Under chance (`LUDUSCS`, the same file name)
 //!
 //! A solve by strategy iteration is saved between mill levels and at the
-//! top of the outer rounds of a level's iteration (under the first discount,
+//! top of the reply's rounds in a level's iteration (under the first discount,
 //! and in a later discount's search): the state
 //! the solver serialises (the level, the finished levels' codes and ranks,
 //! the effort so far) and, inside a level, each node's in-group successor

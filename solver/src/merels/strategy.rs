@@ -140,8 +140,9 @@
 //! # Stopped and resumed
 //! The largest groups take hours, so with a database the solve is saved
 //! every so often ([`solve_resuming`], `<group>.resume` beside the sector
-//! files): between mill levels, and at the top of the outer rounds of a
-//! level's iteration under the first discount (the discounted search, most
+//! files): between mill levels, and at the top of the rounds of the reply
+//! (each outer round begins with one) in a level's iteration under the
+//! first discount (the discounted search, most
 //! of the work, then the game itself, then the second copy) and of a
 //! later discount's search where the one before leaves a gap, where the
 //! state is the strategies alone (each node's successor and choice bits, 5
@@ -811,7 +812,7 @@ fn part_name(phase: u8, discounts: u64) -> &'static str {
     }
 }
 
-/// What the top of an outer round of a part that may be saved does:
+/// What the top of a round of the reply in a part that may be saved does:
 /// go on, go on after the strategies were saved, or stop (saved).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Boundary {
@@ -820,7 +821,7 @@ enum Boundary {
     Stop,
 }
 
-/// Asked at the top of each outer round of a part that may be saved.
+/// Asked at the top of each round of the reply in a part that may be saved.
 type Boundaries<'b, 'a> = dyn FnMut(&Group<'a>) -> Boundary + 'b;
 
 /// The copies of a group's game in play.
@@ -3103,8 +3104,9 @@ impl<'a> Group<'a> {
         self.iterate_until(trace, obs, &mut |_| Boundary::Pass);
     }
 
-    /// [`Group::iterate`], asking `boundary` at the top of each outer round
-    /// whether to save the strategies or to stop there. After a save the
+    /// [`Group::iterate`], asking `boundary` at the top of each round of the
+    /// reply (the first of an outer round included) whether to save the
+    /// strategies or to stop there. After a save the
     /// round's evaluation and passes are whole: they find the same values
     /// and switches as partial ones would, so a solve resumed from the
     /// strategies alone goes the same way. Returns `false` where it
@@ -3112,12 +3114,15 @@ impl<'a> Group<'a> {
     fn iterate_until(&mut self, trace: bool, obs: &dyn Observer, boundary: &mut Boundaries<'_, 'a>) -> bool {
         let holds = self.lambda == 1.0;
         loop {
-            match boundary(self) {
-                Boundary::Pass => {}
-                Boundary::Saved => self.whole = true,
-                Boundary::Stop => return false,
-            }
             loop {
+                // The top of a round of the reply is the top of an outer
+                // round too: a solve resumed from it evaluates and improves
+                // the reply first, as the round would have.
+                match boundary(self) {
+                    Boundary::Pass => {}
+                    Boundary::Saved => self.whole = true,
+                    Boundary::Stop => return false,
+                }
                 self.evaluate();
                 let s = self.improve(SECOND);
                 obs.advance(1);
@@ -3226,9 +3231,10 @@ impl<'a> Group<'a> {
 
     /// [`Group::solve`], resumed where `resume` sets the strategies, effort
     /// and part saved in the iteration (it returns `false` if it cannot),
-    /// and asking `boundary` at the top of each outer round of its parts
-    /// (the discounted search, the game itself, the second copy, the second
-    /// discount's search) whether to save or stop (see [`Group::iterate_until`]). `None`
+    /// and asking `boundary` at the top of each round of the reply in its
+    /// parts (the discounted search, the game itself, the second copy, a
+    /// later discount's search) whether to save or stop (see
+    /// [`Group::iterate_until`]). `None`
     /// where it stopped or could not resume.
     fn solve_from(
         mut self,
@@ -3803,7 +3809,7 @@ fn decode_saved(mut b: &[u8], ix: &[Indexer]) -> Option<Saved> {
 }
 
 /// [`solve`] with a checkpoint: the solve is saved every so often (between
-/// mill levels, and at the top of the outer rounds of a level's iteration:
+/// mill levels, and at the top of the reply's rounds in a level's iteration:
 /// its parts under the first discount and the later discounts' searches,
 /// where most of the work is) and resumed from what was
 /// saved, to the same bytes. `None` where the checkpoint asked it to stop
