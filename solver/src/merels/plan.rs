@@ -468,11 +468,16 @@ fn holder() -> String {
     format!("pid {} on {host}", std::process::id())
 }
 
+/// The lock file that claims group `key` in database directory `dir`.
+pub fn lock_path(dir: &Path, key: &str) -> PathBuf {
+    dir.join(format!("{key}.lock"))
+}
+
 /// Claims group `key` in database directory `dir` (created if missing),
 /// without waiting.
 pub fn claim(dir: &Path, key: &str) -> std::io::Result<Claimed> {
     fs::create_dir_all(dir)?;
-    let path = dir.join(format!("{key}.lock"));
+    let path = lock_path(dir, key);
     loop {
         let mut file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path)?;
         match file.try_lock() {
@@ -539,7 +544,7 @@ pub struct SavedAt {
 /// bytes of the checkpoint only: it takes no lock and changes nothing.
 pub fn underway(dir: &Path, rules: &Rules, tables: &Arc<BoardTables>, group: &[Sector]) -> Option<Underway> {
     let key = group[0].key();
-    let claimed_by = fs::read_to_string(dir.join(format!("{key}.lock"))).ok().map(|s| s.trim().to_string());
+    let claimed_by = fs::read_to_string(lock_path(dir, &key)).ok().map(|s| s.trim().to_string());
     let running = claimed_by.as_deref().and_then(holder_runs);
     let c = super::checkpoint::Checkpoint::of_group(dir, rules, &key);
     let ix: Vec<Indexer> = group.iter().map(|&s| Indexer::new(tables.clone(), s)).collect();

@@ -319,7 +319,7 @@ impl Solution {
                             return Err(SolveError::Busy {
                                 group: group[0].key(),
                                 by: who,
-                                lock: db.dir().join(format!("{}.lock", group[0].key())),
+                                lock: plan::lock_path(db.dir(), &group[0].key()),
                             });
                         }
                         plan::Claimed::Busy(who) => {
