@@ -3752,40 +3752,54 @@ pub const SAVED_PLACE_BYTES: usize = 13 + 16 * STATS_WORDS;
 /// strategies) the part of the iteration and the round, counted in the
 /// level.
 pub fn saved_place(head: &[u8], inside: bool) -> Option<(u8, Option<(&'static str, u64)>)> {
-    let b = head.get(..SAVED_PLACE_BYTES)?;
-    let (level, phase) = (b[0] & 63, b[0] >> 6);
-    // The level's effort: its rounds (the first word) and discounts.
-    let word = |k: usize| {
-        let at = 13 + 8 * (STATS_WORDS + k);
-        u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
-    };
-    Some((level, inside.then(|| (part_name(phase, word(DISCOUNTS_WORD)), word(0)))))
+    let h = decode_head(&mut head.get(..SAVED_PLACE_BYTES)?)?;
+    let level_effort = &h.efforts[1];
+    Some((h.level, inside.then(|| (part_name(h.phase, level_effort[DISCOUNTS_WORD]), level_effort[0]))))
+}
+
+/// The fixed fields of a saved state ([`saved_head`]).
+struct Head {
+    level: u8,
+    phase: u8,
+    offset: u32,
+    error: f64,
+    /// The group's effort and the level's, as [`Stats::fields`].
+    efforts: [[u64; STATS_WORDS]; 2],
+}
+
+/// The next `k` bytes of `b`, taken.
+fn take<'x>(b: &mut &'x [u8], k: usize) -> Option<&'x [u8]> {
+    let (head, rest) = b.split_at_checked(k)?;
+    *b = rest;
+    Some(head)
+}
+
+/// The next word of `b` (little endian), taken.
+fn word(b: &mut &[u8]) -> Option<u64> {
+    Some(u64::from_le_bytes(take(b, 8)?.try_into().ok()?))
+}
+
+/// The fixed fields of a saved state, taken from the front of `b`.
+fn decode_head(b: &mut &[u8]) -> Option<Head> {
+    let byte = take(b, 1)?[0];
+    let offset = u32::from_le_bytes(take(b, 4)?.try_into().ok()?);
+    let error = f64::from_bits(word(b)?);
+    let mut efforts = [[0u64; STATS_WORDS]; 2];
+    for e in &mut efforts {
+        for x in e.iter_mut() {
+            *x = word(b)?;
+        }
+    }
+    Some(Head { level: byte & 63, phase: byte >> 6, offset, error, efforts })
 }
 
 /// The state [`saved_parts`] wrote, if it is one for the group of `ix`.
 fn decode_saved(mut b: &[u8], ix: &[Indexer]) -> Option<Saved> {
-    fn take<'x>(b: &mut &'x [u8], k: usize) -> Option<&'x [u8]> {
-        let (head, rest) = b.split_at_checked(k)?;
-        *b = rest;
-        Some(head)
-    }
-    fn word(b: &mut &[u8]) -> Option<u64> {
-        Some(u64::from_le_bytes(take(b, 8)?.try_into().ok()?))
-    }
     fn array<T>(b: &mut &[u8], size: usize, from: impl Fn(&[u8]) -> T) -> Option<Vec<T>> {
         let len = usize::try_from(word(b)?).ok()?;
         Some(take(b, len.checked_mul(size)?)?.chunks_exact(size).map(from).collect())
     }
-    let byte = take(&mut b, 1)?[0];
-    let (level, phase) = (byte & 63, byte >> 6);
-    let offset = u32::from_le_bytes(take(&mut b, 4)?.try_into().ok()?);
-    let error = f64::from_bits(word(&mut b)?);
-    let mut efforts = [[0u64; STATS_WORDS]; 2];
-    for e in &mut efforts {
-        for x in e.iter_mut() {
-            *x = word(&mut b)?;
-        }
-    }
+    let Head { level, phase, offset, error, efforts } = decode_head(&mut b)?;
     let bits = array(&mut b, 8, |c| u64::from_le_bytes(c.try_into().expect("8 bytes")))?;
     let codes = array(&mut b, 4, |c| u32::from_le_bytes(c.try_into().expect("4 bytes")))?;
     let ranks = array(&mut b, 2, |c| u16::from_le_bytes(c.try_into().expect("2 bytes")))?;
