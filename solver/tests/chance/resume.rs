@@ -156,8 +156,21 @@ fn a_stopped_solve_resumes_to_the_same_tables() {
 #[test]
 fn the_second_discount_is_saved_and_resumed() {
     let group = ["4-0-6-0", "6-0-4-0"];
-    let dir = scratch("second-discount");
     let whole = solve_six(&group, None, &Silent).expect("no checkpoint, no stop");
+    stopped_at_every_other_chance(
+        &group,
+        Room::new(Moves::Stored, 0),
+        &whole,
+        "second-discount",
+        "the second discount's search",
+    );
+}
+
+/// Solves `group` in `room`, stopped at every other chance to save and
+/// resumed, again and again, in scratch directory `name`: it reaches the
+/// tables `whole`, and some resumption is in the part named `part`.
+fn stopped_at_every_other_chance(group: &[&str], room: Room, whole: &[Table], name: &str, part: &str) {
+    let dir = scratch(name);
     let c = Checkpoint {
         path: dir.join("group.resume"),
         rules: [1, 2, 3, 4, 5, 6],
@@ -168,15 +181,15 @@ fn the_second_discount_is_saved_and_resumed() {
     let notes = Notes::default();
     let mut stops = 0;
     let chained = loop {
-        match solve_six(&group, Some(&c), &notes) {
-            Some(t) => break t,
+        match solve_six_in(group, room, Some(&c), &notes) {
+            Some((t, _)) => break t,
             None => stops += 1,
         }
         assert!(stops < 1000, "no end to the stops");
     };
     let notes = notes.0.into_inner().expect("notes");
-    assert!(notes.iter().any(|n| n.contains(", the second discount's search, round ")), "{notes:?}");
-    same(&format!("{group:?} stopped {stops} times"), &whole, &chained);
+    assert!(notes.iter().any(|n| n.contains(&format!(", {part}, round "))), "{notes:?}");
+    same(&format!("{group:?} stopped {stops} times"), whole, &chained);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -257,25 +270,5 @@ fn a_third_discount_closes_the_gap_and_is_saved_and_resumed() {
     // The default discounts reach the same values within the two errors.
     let default = solve_six(&group, None, &Silent).expect("no checkpoint, no stop");
     super::partial_rounds::agree_within_errors("three discounts and the default", &whole, &default);
-    let dir = scratch("third-discount");
-    let c = Checkpoint {
-        path: dir.join("group.resume"),
-        rules: [1, 2, 3, 4, 5, 6],
-        every: Duration::MAX,
-        stop_at: Some(2),
-        interrupt: None,
-    };
-    let notes = Notes::default();
-    let mut stops = 0;
-    let chained = loop {
-        match solve_six_in(&group, three, Some(&c), &notes) {
-            Some((t, _)) => break t,
-            None => stops += 1,
-        }
-        assert!(stops < 1000, "no end to the stops");
-    };
-    let notes = notes.0.into_inner().expect("notes");
-    assert!(notes.iter().any(|n| n.contains(", the third discount's search, round ")), "{notes:?}");
-    same(&format!("{group:?} stopped {stops} times"), &whole, &chained);
-    let _ = std::fs::remove_dir_all(&dir);
+    stopped_at_every_other_chance(&group, three, &whole, "third-discount", "the third discount's search");
 }
