@@ -228,8 +228,9 @@ const UNIT: f64 = f64::EPSILON / 2.0;
 /// mill level of 5 v 8 by 4e-7, and 6 v 7 by 1.7e-5: the shortfall of a
 /// strategy optimal under discount `δ` is of the order of `δ` times the
 /// length of play, so each smaller discount takes it down about as much).
-/// Closer to 1, what the discount tells apart would be lost in the
-/// tolerance `TOL`.
+/// Closer to 1, what the discount tells apart (about `δ · |v|` a move,
+/// already below `TOL` a move where `|v| < 0.1` under the third) would be
+/// lost in the tolerance `TOL` along all but long stretches of play.
 pub const DISCOUNTS: [f64; 3] = [1e-4, 1e-7, 1e-10];
 
 /// A mill level whose own part of the proven error (the gap between the
@@ -3643,7 +3644,8 @@ pub fn solve<S: Successors>(
 /// finished levels' codes and ranks.
 struct Saved {
     level: u8,
-    /// The part of the level's iteration (`SEARCH`, `GAME`, `SECOND_COPY`).
+    /// The part of the level's iteration (`SEARCH`, `GAME`, `SECOND_COPY`,
+    /// `LATER_SEARCH`; the level's effort says which discount).
     phase: u8,
     offset: u32,
     error: f64,
