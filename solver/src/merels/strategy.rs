@@ -4662,6 +4662,28 @@ mod tests {
     const KV: [f64; 3] = [-0.5, -0.6, -0.55];
 
     #[test]
+    fn a_saved_head_reads_back_with_its_part_and_discount() {
+        let stats = Stats { rounds: 40, discounts: 1, ..Stats::default() };
+        for (phase, discounts, name) in [
+            (SEARCH, 1, "the discounted search"),
+            (SECOND_COPY, 1, "the second copy"),
+            (LATER_SEARCH, 2, "the second discount's search"),
+            (LATER_SEARCH, 3, "the third discount's search"),
+        ] {
+            let level_stats = Stats { rounds: 17, discounts, gap: 2e-7, ..Stats::default() };
+            let head = saved_head(5, phase, 9, 1.5e-8, &stats, &level_stats);
+            assert_eq!(head.len(), SAVED_PLACE_BYTES);
+            assert_eq!(saved_place(&head, true), Some((5, Some((name, 17)))));
+            assert_eq!(saved_place(&head, false), Some((5, None)));
+            assert_eq!(saved_place(&head[..SAVED_PLACE_BYTES - 1], true), None, "cut short");
+            let h = decode_head(&mut &head[..]).expect("the head");
+            assert_eq!((h.level, h.phase, h.offset, h.error), (5, phase, 9, 1.5e-8));
+            let back = Stats::from_fields(&h.efforts[1]).expect("the level's effort");
+            assert_eq!((back.rounds, back.discounts, back.gap), (17, discounts, 2e-7));
+        }
+    }
+
+    #[test]
     fn a_node_that_stays_leaves_for_a_better_exit() {
         // Staying in child 0 (worth 0.5, the best child) after both throws;
         // both exits are worth 0.7.
