@@ -69,6 +69,7 @@ fn groups_solved_one_by_one_equal_one_solve() {
         assert!(!groups.is_empty());
         for g in groups {
             assert_eq!(g["done"], false, "{board}/{dice}: nothing solved yet");
+            assert!(g["error"].is_null(), "{board}/{dice}: no proven error before a solve: {g}");
             let key = g["key"].as_str().unwrap();
             ok(&[
                 "merels",
@@ -90,8 +91,20 @@ fn groups_solved_one_by_one_equal_one_solve() {
         let p = plan(board, dice, &steps);
         assert!(p["groups"].as_array().unwrap().iter().all(|g| g["done"] == true), "{board}/{dice}: {p}");
         assert_eq!(p["indices_done"], p["indices"], "{board}/{dice}: every index solved");
+        // Each finished group's proven error, from its files' headers:
+        // exact without dice in movement, within 5e-7 (intervals at most
+        // 1e-6 wide) and above 0 somewhere under Schädler's.
+        let errors: Vec<f64> = p["groups"].as_array().unwrap().iter().map(|g| g["error"].as_f64().unwrap()).collect();
+        let widest = errors.iter().copied().fold(0f64, f64::max);
+        if dice == "schaedler" {
+            assert!(widest > 0.0 && widest < 5e-7, "{board}/{dice}: {errors:?}");
+        } else {
+            assert_eq!(widest, 0.0, "{board}/{dice}: {errors:?}");
+        }
         let text = ok(&["merels", "plan", "--board", board, "--dice", dice, "--db", steps.to_str().unwrap()]);
         assert!(text.contains(&format!("{indices} of {indices} indices (100.0%)")), "{text}");
+        let said = format!("Proven error of the finished groups at most {widest:.2e}");
+        assert_eq!(text.contains(&said), dice == "schaedler", "{text}");
         let (a, b) = (sector_files(&one), sector_files(&steps));
         let planned: usize = groups.iter().map(|g| g["files"].as_array().unwrap().len()).sum();
         assert_eq!(a.len(), planned, "{board}/{dice}: the plan names every file one solve writes");

@@ -551,10 +551,15 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, 
     let groups = solver::merels::plan::plan_within(rules, max_men, limit);
     // The groups a solve given `limit` refuses.
     let over: Vec<&str> = groups.iter().filter(|g| g.memory > limit).map(|g| g.key.as_str()).collect();
-    let done = |g: &solver::merels::plan::PlannedGroup| {
-        g.sectors.iter().all(|k| solver::merels::Sector::from_key(k).is_some_and(|s| db.holds(s)))
+    // A finished group's proven error: the largest of its files' (0 where
+    // the values are exact); `None` where a file is missing.
+    let proven = |g: &solver::merels::plan::PlannedGroup| {
+        g.sectors.iter().try_fold(0f64, |e, k| {
+            solver::merels::Sector::from_key(k).and_then(|s| db.stored_meta(s)).map(|m| e.max(m.error))
+        })
     };
-    let finished: Vec<bool> = groups.iter().map(done).collect();
+    let errors: Vec<Option<f64>> = groups.iter().map(proven).collect();
+    let finished: Vec<bool> = errors.iter().map(Option::is_some).collect();
     // The unfinished groups' claims and saved progress.
     let tables = solver::merels::BoardTables::new(rules.board);
     let underway: Vec<Option<solver::merels::plan::Underway>> = groups
@@ -571,11 +576,12 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, 
     if json {
         let list: Vec<serde_json::Value> = groups
             .iter()
-            .zip(&finished)
+            .zip(&errors)
             .zip(&underway)
-            .map(|((g, &f), u)| {
+            .map(|((g, &e), u)| {
                 let mut v = serde_json::to_value(g).expect("a plain record");
-                v["done"] = f.into();
+                v["done"] = e.is_some().into();
+                v["error"] = e.into();
                 v["underway"] = serde_json::to_value(u).expect("a plain record");
                 v
             })
@@ -592,8 +598,11 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, 
         }));
     }
     println!("Merels plan: {} in {}\n", rules.label(), db.dir().display());
-    println!("{:<12} {:<22} {:>14} {:>12}  {:<5} needs", "group", "sectors", "indices", "memory", "done");
-    for (g, &f) in groups.iter().zip(&finished) {
+    println!(
+        "{:<12} {:<22} {:>14} {:>12}  {:<5} {:>8}  needs",
+        "group", "sectors", "indices", "memory", "done", "error"
+    );
+    for (g, &e) in groups.iter().zip(&errors) {
         // The groups whose solve generates the parents (h) or both the
         // children and the parents (g) to fit.
         let mark = match g.children {
@@ -602,12 +611,17 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, 
             _ => "",
         };
         println!(
-            "{:<12} {:<22} {:>14} {:>12}  {:<5} {}",
+            "{:<12} {:<22} {:>14} {:>12}  {:<5} {:>8}  {}",
             g.key,
             g.sectors.join(" "),
             g.indices,
             human_bytes(g.memory) + mark,
-            if f { "yes" } else { "no" },
+            if e.is_some() { "yes" } else { "no" },
+            match e {
+                Some(0.0) => "exact".to_string(),
+                Some(e) => format!("{e:.1e}"),
+                None => "-".to_string(),
+            },
             if g.needs.is_empty() { "-".to_string() } else { g.needs.join(" ") }
         );
     }
@@ -617,6 +631,16 @@ fn plan(rules: &Rules, root: &std::path::Path, max_men: Option<u8>, limit: u64, 
         finished.iter().filter(|&&f| f).count(),
         100.0 * solved as f64 / total.max(1) as f64
     );
+    let widest = groups.iter().zip(&errors).filter_map(|(g, e)| Some((g, (*e)?))).max_by(|a, b| a.1.total_cmp(&b.1));
+    if let Some((g, e)) = widest.filter(|&(_, e)| e > 0.0) {
+        let open = 2.0 * e > solver::merels::table::OPEN_WIDTH;
+        println!(
+            "Proven error of the finished groups at most {e:.2e} ({}): proven intervals at most {:.2e} wide{}",
+            g.key,
+            2.0 * e,
+            if open { ", wider than 1e-6 there: positions are left open" } else { "" }
+        );
+    }
     for (g, u) in groups.iter().zip(&underway) {
         if let Some(u) = u {
             println!("{}", underway_line(&g.key, u));

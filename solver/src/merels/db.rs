@@ -256,19 +256,36 @@ impl Db {
     /// as its header says: what a plan counts as done. Reads the header
     /// only, and links nothing (unlike [`Db::has`]).
     pub fn holds(&self, s: Sector) -> bool {
+        self.stored_meta(s).is_some()
+    }
+
+    /// What the header of the sector's file says of its solve (its time
+    /// from the `.time` file beside it, 0 without one), where the file is
+    /// there and as long as its header says ([`Db::holds`]; the header only
+    /// is read, and nothing is linked).
+    pub fn stored_meta(&self, s: Sector) -> Option<Meta> {
         let own = self.path(s);
         let path = match self.movement_source().filter(|_| s.is_movement() && !own.is_file()) {
             Some(source) => source.path(s),
             None => own,
         };
-        let whole = |mut f: File| -> std::io::Result<bool> {
+        let whole = |mut f: File| -> std::io::Result<Option<Meta>> {
             let len = f.metadata()?.len();
             let mut h = [0u8; HEADER];
             f.read_exact(&mut h)?;
-            let payload = u64::from_le_bytes(h[32..40].try_into().expect("8 bytes"));
-            Ok(&h[..8] == MAGIC && len.checked_sub(HEADER as u64) == Some(payload))
+            let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
+            let f64_at = |o: usize| f64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
+            if &h[..8] != MAGIC || len.checked_sub(HEADER as u64) != Some(u64_at(32)) {
+                return Ok(None);
+            }
+            let seconds = fs::read_to_string(path.with_extension("time"))
+                .ok()
+                .and_then(|t| t.trim().parse::<f64>().ok())
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .unwrap_or(0.0);
+            Ok(Some(Meta { seconds, sweeps: u64_at(56), residual: f64_at(64), error: f64_at(72) }))
         };
-        File::open(&path).and_then(whole).unwrap_or(false)
+        File::open(&path).and_then(whole).ok().flatten()
     }
 
     /// The database without dice whose movement sectors this one shares
