@@ -259,10 +259,10 @@ impl Db {
         self.stored_meta(s).is_some()
     }
 
-    /// What the header of the sector's file says of its solve (its time
-    /// from the `.time` file beside it, 0 without one), where the file is
-    /// there and as long as its header says ([`Db::holds`]; the header only
-    /// is read, and nothing is linked).
+    /// What the header of the sector's file says of its solve
+    /// ([`stored_meta`]), where the file is there and as long as its header
+    /// says ([`Db::holds`]; the header only is read, and nothing is
+    /// linked).
     pub fn stored_meta(&self, s: Sector) -> Option<Meta> {
         let own = self.path(s);
         let path = match self.movement_source().filter(|_| s.is_movement() && !own.is_file()) {
@@ -273,17 +273,11 @@ impl Db {
             let len = f.metadata()?.len();
             let mut h = [0u8; HEADER];
             f.read_exact(&mut h)?;
-            let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
-            let f64_at = |o: usize| f64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
-            if &h[..8] != MAGIC || len.checked_sub(HEADER as u64) != Some(u64_at(32)) {
+            let payload = u64::from_le_bytes(h[32..40].try_into().expect("8 bytes"));
+            if &h[..8] != MAGIC || len.checked_sub(HEADER as u64) != Some(payload) {
                 return Ok(None);
             }
-            let seconds = fs::read_to_string(path.with_extension("time"))
-                .ok()
-                .and_then(|t| t.trim().parse::<f64>().ok())
-                .filter(|x| x.is_finite() && *x >= 0.0)
-                .unwrap_or(0.0);
-            Ok(Some(Meta { seconds, sweeps: u64_at(56), residual: f64_at(64), error: f64_at(72) }))
+            Ok(Some(stored_meta(&h, &path.with_extension("time"))))
         };
         File::open(&path).and_then(whole).ok().flatten()
     }
@@ -415,7 +409,6 @@ impl Db {
         }
         let h = &h[..];
         let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
-        let f64_at = |o: usize| f64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
         if u16::from_le_bytes([h[8], h[9]]) != VERSION {
             return bad(Corruption::Version(u16::from_le_bytes([h[8], h[9]])));
         }
@@ -470,15 +463,23 @@ impl Db {
             decode(h[22], &payload, n, self.rules.men(), s)
         };
         let Some((values, rank)) = decoded else { return bad(Corruption::Kind(h[22])) };
-        let seconds = fs::read_to_string(self.time_path(s))
-            .ok()
-            .and_then(|t| t.trim().parse::<f64>().ok())
-            .filter(|x| x.is_finite() && *x >= 0.0)
-            .unwrap_or(f64_at(48));
-        let meta = Meta { seconds, sweeps: u64_at(56), residual: f64_at(64), error: f64_at(72) };
+        let meta = stored_meta(h, &self.time_path(s));
         let ranks_left = h[22] == 6 && !ranks;
         Ok(Table { rank, ranks_left, ..Table::new(indexer, values, meta) })
     }
+}
+
+/// What a sector file's header `h` says of its solve, with the time from
+/// the file `time` beside it (the header's where that cannot be read).
+fn stored_meta(h: &[u8], time: &Path) -> Meta {
+    let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
+    let f64_at = |o: usize| f64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
+    let seconds = fs::read_to_string(time)
+        .ok()
+        .and_then(|t| t.trim().parse::<f64>().ok())
+        .filter(|x| x.is_finite() && *x >= 0.0)
+        .unwrap_or(f64_at(48));
+    Meta { seconds, sweeps: u64_at(56), residual: f64_at(64), error: f64_at(72) }
 }
 
 fn checksum(header: &[u8], payload: &[u8]) -> u32 {
