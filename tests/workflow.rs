@@ -204,17 +204,26 @@ fn check(dice: &str) {
     }
 }
 
-/// `workflow/whole-board.sh` on six men's morris: the four databases solved
-/// (the modern rules' first, then the default rules', whose movement sectors
-/// Bell's and Murray's take), each certified before the next solve, Bell's and Murray's checks taking
-/// the shared movement sectors from the check without dice; run again, every
-/// step is skipped; a step that fails stops the run with its exit code.
+/// `workflow/whole-board.sh` on six men's morris: the five databases solved
+/// (Schädler's first, then the modern rules', then the default rules', whose
+/// movement sectors Bell's and Murray's take), each certified before the next
+/// solve, Bell's and Murray's checks taking the shared movement sectors from
+/// the check without dice, `--memory` given to every solve and check; run
+/// again, every step is skipped; a step that fails stops the run with its
+/// exit code.
 #[test]
 fn the_whole_board_script_solves_and_certifies_every_reading() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("workflow/whole-board.sh");
     let data = temp("workflow", "whole-board");
     let run = |board: &str| {
-        Command::new("sh").arg(&script).arg(board).arg(&data).arg(env!("CARGO_BIN_EXE_ludus")).output().expect("run sh")
+        Command::new("sh")
+            .arg(&script)
+            .args(["--memory", "3"])
+            .arg(board)
+            .arg(&data)
+            .arg(env!("CARGO_BIN_EXE_ludus"))
+            .output()
+            .expect("run sh")
     };
     let status = |board: &str| {
         let o = Command::new("sh")
@@ -230,23 +239,23 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     // Before: every step not started, each solve with nothing in its
     // database, and nothing written.
     let before = status("six");
-    assert_eq!(before.lines().filter(|l| l.ends_with(": not started")).count(), 8, "{before}");
-    assert_eq!(before.matches(" done: 0 of ").count(), 4, "{before}");
+    assert_eq!(before.lines().filter(|l| l.ends_with(": not started")).count(), 10, "{before}");
+    assert_eq!(before.matches(" done: 0 of ").count(), 5, "{before}");
     assert!(!data.exists(), "--status wrote {}", data.display());
     let o = run("six");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let after = status("six");
-    assert_eq!(after.lines().filter(|l| l.contains(": done (") && l.contains("ludus 0.")).count(), 8, "{after}");
-    assert_eq!(after.lines().count(), 9, "{after}");
+    assert_eq!(after.lines().filter(|l| l.contains(": done (") && l.contains("ludus 0.")).count(), 10, "{after}");
+    assert_eq!(after.lines().count(), 11, "{after}");
     let disk = after.lines().last().unwrap();
     assert!(disk.starts_with("disk: ") && disk.ends_with(" GB free"), "{after}");
     let log = || fs::read_to_string(data.join("runs/log")).unwrap();
     let starts = |text: &str| text.lines().filter(|l| l.contains(" start ")).count();
-    assert_eq!(starts(&log()), 8, "{}", log());
+    assert_eq!(starts(&log()), 10, "{}", log());
     // Each database is checked as soon as it is solved.
     let order: Vec<String> =
         log().lines().filter_map(|l| l.split(" start six-").nth(1)?.split(':').next().map(String::from)).collect();
-    let expected: Vec<String> = ["modern", "none", "bell", "murray"]
+    let expected: Vec<String> = ["schaedler", "modern", "none", "bell", "murray"]
         .iter()
         .flat_map(|r| [format!("{r}-solve"), format!("{r}-verify")])
         .collect();
@@ -254,7 +263,7 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     let report = |step: &str| -> serde_json::Value {
         serde_json::from_str(&fs::read_to_string(data.join(format!("runs/six-{step}.json"))).unwrap()).unwrap()
     };
-    for reading in ["modern", "none", "bell", "murray"] {
+    for reading in ["schaedler", "modern", "none", "bell", "murray"] {
         assert_eq!(report(&format!("{reading}-solve"))["complete"], true, "{reading}");
         let checked = report(&format!("{reading}-verify"));
         assert_eq!(checked["failures"], 0, "{reading}: {checked}");
@@ -267,24 +276,27 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     }
     // Each finished step names what ran it.
     let (digest, _) = solver::merels::manifest::sha256_file(Path::new(env!("CARGO_BIN_EXE_ludus"))).unwrap();
-    for step in ["none-solve", "modern-verify"] {
+    for step in ["schaedler-solve", "none-solve", "modern-verify"] {
         let done = fs::read_to_string(data.join(format!("runs/six-{step}.done"))).unwrap();
         assert!(done.contains(&format!("sha256: {digest}")) && done.contains("ludus 0."), "{step}: {done}");
         assert!(done.contains("command: ") && done.contains("--board six"), "{step}: {done}");
+        assert!(done.contains(" --memory 3"), "{step}: {done}");
     }
-    for dir in ["six_none+flying+no-take-from-mills+double-mill-one", "six_none", "six_bell", "six_murray"] {
+    for dir in
+        ["six_schaedler", "six_none+flying+no-take-from-mills+double-mill-one", "six_none", "six_bell", "six_murray"]
+    {
         assert!(data.join("merels").join(dir).join("MANIFEST").is_file(), "{dir}");
     }
     // Again: nothing to do.
     let o = run("six");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(starts(&log()), 8, "a finished step ran again: {}", log());
+    assert_eq!(starts(&log()), 10, "a finished step ran again: {}", log());
     // On three men's morris a line wins and no man is taken: no modern
     // rules' steps.
     let o = run("three");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let three = status("three");
-    assert_eq!(three.lines().filter(|l| l.contains(": done (")).count(), 6, "{three}");
+    assert_eq!(three.lines().filter(|l| l.contains(": done (")).count(), 8, "{three}");
     assert!(!three.contains("modern"), "{three}");
     // A board or a binary that is not there: refused before anything runs.
     let refused = |args: &[&str], want: &str| {
@@ -297,6 +309,7 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     refused(&["seven", d, env!("CARGO_BIN_EXE_ludus")], "no board 'seven'");
     refused(&["--status", "seven", d, env!("CARGO_BIN_EXE_ludus")], "no board 'seven'");
     refused(&["six", d, "/nonexistent/ludus"], "no ludus binary");
+    refused(&["--memory", "lots", "six", d, env!("CARGO_BIN_EXE_ludus")], "--memory wants a number of GiB");
     assert!(!elsewhere.exists(), "a refused run wrote {d}");
     // A step that fails stops the run with its exit code, and --status
     // says so (exit 1).
@@ -305,12 +318,12 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     std::process::Command::new("chmod").arg("+x").arg(&failing).status().unwrap();
     let o = Command::new("sh").arg(&script).args(["six", d]).arg(&failing).output().expect("run sh");
     assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("six-modern-solve failed (exit 3"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("six-schaedler-solve failed (exit 3"));
     let o = Command::new("sh").arg(&script).args(["--status", "six", d]).arg(&failing).output().expect("run sh");
     assert_eq!(o.status.code(), Some(1));
     let failed = String::from_utf8_lossy(&o.stdout);
-    assert!(failed.starts_with("six-modern-solve: failed (exit 3, see "), "{failed}");
-    assert!(failed.contains("six-none-solve: not started"), "{failed}");
+    assert!(failed.starts_with("six-schaedler-solve: failed (exit 3, see "), "{failed}");
+    assert!(failed.contains("six-modern-solve: not started"), "{failed}");
     let _ = fs::remove_dir_all(data);
     let _ = fs::remove_dir_all(elsewhere);
     let _ = fs::remove_file(failing);

@@ -1,15 +1,20 @@
 #!/bin/sh
 # Solves and certifies a whole board as the README's results report it:
-# on six and nine men's morris the game without dice under the modern rules
-# (flying, men in mills safe, a double mill takes one: on rota and three a
-# line wins and no man is taken), then the game without dice under the
-# spec's default rules, then Bell's and Murray's readings (whose movement
-# phase is that game's, shared with it); each database is checked by
-# `ludus merels verify`, with its MANIFEST written beside the sector files,
-# as soon as it is solved.
+# first Schädler's reading (a throw before every move, chance inside the
+# cycles of play), then on six and nine men's morris the game without dice
+# under the modern rules (flying, men in mills safe, a double mill takes
+# one: on rota and three a line wins and no man is taken), then the game
+# without dice under the spec's default rules, then Bell's and Murray's
+# readings (whose movement phase is that game's, shared with it); each
+# database is checked by `ludus merels verify`, with its MANIFEST written
+# beside the sector files, as soon as it is solved.
 #
-#   workflow/whole-board.sh BOARD DATA_DIR [LUDUS]
-#   workflow/whole-board.sh --status BOARD DATA_DIR [LUDUS]
+#   workflow/whole-board.sh [--memory GIB] BOARD DATA_DIR [LUDUS]
+#   workflow/whole-board.sh --status [--memory GIB] BOARD DATA_DIR [LUDUS]
+#
+# --memory is given to every solve and check (`ludus merels solve
+# --memory`; without it the binary's default, 14 GiB): Schädler's reading on
+# nine needs 22 for its largest groups.
 #
 # With --status it runs nothing and prints each step's state: done (with the
 # binary that ran it), failed, started and not finished (with the last line
@@ -30,9 +35,20 @@ if [ "${1:-}" = "--status" ]; then
   status=1
   shift
 fi
+memory=
+if [ "${1:-}" = "--memory" ]; then
+  case "${2:-}" in
+  '' | *[!0-9.]* | *.*.* | .)
+    echo "$0: --memory wants a number of GiB, not '${2:-}'" >&2
+    exit 2
+    ;;
+  esac
+  memory="--memory $2"
+  shift 2
+fi
 if [ $# -lt 2 ]; then
-  echo "usage: $0 BOARD DATA_DIR [LUDUS]" >&2
-  echo "       $0 --status BOARD DATA_DIR [LUDUS]" >&2
+  echo "usage: $0 [--memory GIB] BOARD DATA_DIR [LUDUS]" >&2
+  echo "       $0 --status [--memory GIB] BOARD DATA_DIR [LUDUS]" >&2
   exit 2
 fi
 board=$1
@@ -108,27 +124,39 @@ step() {
 }
 
 # Each database is checked before the next solve: a run cut short leaves
-# every finished database certified. The modern rules come first, as the
-# shortest way to a certified database (on nine about 3.5 hours of solving
-# and 2 of checking on two cores); then the game under the default rules,
-# whose movement sectors Bell's and Murray's readings take; then Bell's
-# reading before Murray's, which has three times the placement groups.
+# every finished database certified. Schädler's reading comes first (on
+# nine the longest: about 15 hours of solving on two cores); then the
+# modern rules, as the shortest way to a certified database without dice
+# (on nine about 3.5 hours of solving and 2 of checking); then the game
+# under the default rules, whose movement sectors Bell's and Murray's
+# readings take; then Bell's reading before Murray's, which has three times
+# the placement groups.
+# shellcheck disable=SC2086 # the options are separate words
+step schaedler-solve "$ludus" merels solve --board "$board" --dice schaedler $memory
+# shellcheck disable=SC2086
+step schaedler-verify "$ludus" merels verify --board "$board" --dice schaedler $memory --resume --manifest
 case "$board" in
 six | nine)
   # shellcheck disable=SC2086 # the rule options are separate words
-  step modern-solve "$ludus" merels solve --board "$board" --dice none $modern
+  step modern-solve "$ludus" merels solve --board "$board" --dice none $modern $memory
   # shellcheck disable=SC2086
-  step modern-verify "$ludus" merels verify --board "$board" --dice none $modern --resume --manifest
+  step modern-verify "$ludus" merels verify --board "$board" --dice none $modern $memory --resume --manifest
   ;;
 esac
-step none-solve "$ludus" merels solve --board "$board" --dice none
-step none-verify "$ludus" merels verify --board "$board" --dice none --resume --manifest
+# shellcheck disable=SC2086
+step none-solve "$ludus" merels solve --board "$board" --dice none $memory
+# shellcheck disable=SC2086
+step none-verify "$ludus" merels verify --board "$board" --dice none $memory --resume --manifest
 # Murray's and Bell's checks take the shared movement sectors from the
 # journal of the check without dice.
-step bell-solve "$ludus" merels solve --board "$board" --dice bell
-step bell-verify "$ludus" merels verify --board "$board" --dice bell --resume --manifest
-step murray-solve "$ludus" merels solve --board "$board" --dice murray
-step murray-verify "$ludus" merels verify --board "$board" --dice murray --resume --manifest
+# shellcheck disable=SC2086
+step bell-solve "$ludus" merels solve --board "$board" --dice bell $memory
+# shellcheck disable=SC2086
+step bell-verify "$ludus" merels verify --board "$board" --dice bell $memory --resume --manifest
+# shellcheck disable=SC2086
+step murray-solve "$ludus" merels solve --board "$board" --dice murray $memory
+# shellcheck disable=SC2086
+step murray-verify "$ludus" merels verify --board "$board" --dice murray $memory --resume --manifest
 [ -n "$status" ] || echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $board: every step done" >>"$runs/log"
 # With --status, the room left for the databases: on the file system of
 # DATA_DIR (of its parent before a run made it).
