@@ -208,7 +208,8 @@ fn check(dice: &str) {
 /// (Schädler's first, then the modern rules', then the default rules', whose
 /// movement sectors Bell's and Murray's take), each certified before the next
 /// solve, Bell's and Murray's checks taking the shared movement sectors from
-/// the check without dice, `--memory` given to every solve and check; run
+/// the check without dice, `--memory` given to every solve and check (the
+/// options in either order); run
 /// again, every step is skipped; a step that fails stops the run with its
 /// exit code.
 #[test]
@@ -228,7 +229,7 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     let status = |board: &str| {
         let o = Command::new("sh")
             .arg(&script)
-            .args(["--status", board])
+            .args(["--memory", "3", "--status", board])
             .arg(&data)
             .arg(env!("CARGO_BIN_EXE_ludus"))
             .output()
@@ -310,6 +311,7 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     refused(&["--status", "seven", d, env!("CARGO_BIN_EXE_ludus")], "no board 'seven'");
     refused(&["six", d, "/nonexistent/ludus"], "no ludus binary");
     refused(&["--memory", "lots", "six", d, env!("CARGO_BIN_EXE_ludus")], "--memory wants a number of GiB");
+    refused(&["--frob", "six", d, env!("CARGO_BIN_EXE_ludus")], "no option '--frob'");
     assert!(!elsewhere.exists(), "a refused run wrote {d}");
     // A step that fails stops the run with its exit code, and --status
     // says so (exit 1).

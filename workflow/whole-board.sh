@@ -12,6 +12,8 @@
 #   workflow/whole-board.sh [--memory GIB] BOARD DATA_DIR [LUDUS]
 #   workflow/whole-board.sh --status [--memory GIB] BOARD DATA_DIR [LUDUS]
 #
+# (the options in either order)
+#
 # --memory is given to every solve and check (`ludus merels solve
 # --memory`; without it the binary's default, 14 GiB): Schädler's reading on
 # nine needs 22 for its largest groups.
@@ -31,21 +33,31 @@
 # cores (see the README).
 set -u
 status=
-if [ "${1:-}" = "--status" ]; then
-  status=1
-  shift
-fi
 memory=
-if [ "${1:-}" = "--memory" ]; then
-  case "${2:-}" in
-  '' | *[!0-9.]* | *.*.* | .)
-    echo "$0: --memory wants a number of GiB, not '${2:-}'" >&2
+# The options, in either order, before the board.
+while [ $# -gt 0 ]; do
+  case "$1" in
+  --status)
+    status=1
+    shift
+    ;;
+  --memory)
+    case "${2:-}" in
+    '' | *[!0-9.]* | *.*.* | .)
+      echo "$0: --memory wants a number of GiB, not '${2:-}'" >&2
+      exit 2
+      ;;
+    esac
+    memory="--memory $2"
+    shift 2
+    ;;
+  -*)
+    echo "$0: no option '$1' (--status, --memory GIB)" >&2
     exit 2
     ;;
+  *) break ;;
   esac
-  memory="--memory $2"
-  shift 2
-fi
+done
 if [ $# -lt 2 ]; then
   echo "usage: $0 [--memory GIB] BOARD DATA_DIR [LUDUS]" >&2
   echo "       $0 --status [--memory GIB] BOARD DATA_DIR [LUDUS]" >&2
