@@ -299,7 +299,8 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     let three = status("three");
     assert_eq!(three.lines().filter(|l| l.contains(": done (")).count(), 8, "{three}");
     assert!(!three.contains("modern"), "{three}");
-    // A board or a binary that is not there: refused before anything runs.
+    // A board or a binary that is not there, or a bad option: refused
+    // before anything runs.
     let refused = |args: &[&str], want: &str| {
         let o = Command::new("sh").arg(&script).args(args).output().expect("run sh");
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -312,6 +313,9 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     refused(&["six", d, "/nonexistent/ludus"], "no ludus binary");
     refused(&["--memory", "lots", "six", d, env!("CARGO_BIN_EXE_ludus")], "--memory wants a number of GiB");
     refused(&["--frob", "six", d, env!("CARGO_BIN_EXE_ludus")], "no option '--frob'");
+    refused(&["--memory", "0", "six", d, env!("CARGO_BIN_EXE_ludus")], "above 0, not '0'");
+    refused(&["--status", "--memory"], "--memory wants a number of GiB, not ''");
+    refused(&["six", d, env!("CARGO_BIN_EXE_ludus"), "--memory", "3"], "usage: ");
     assert!(!elsewhere.exists(), "a refused run wrote {d}");
     // A step that fails stops the run with its exit code, and --status
     // says so (exit 1).

@@ -48,6 +48,13 @@ while [ $# -gt 0 ]; do
       exit 2
       ;;
     esac
+    case "$2" in
+    *[1-9]*) ;;
+    *)
+      echo "$0: --memory wants a number of GiB above 0, not '$2'" >&2
+      exit 2
+      ;;
+    esac
     memory="--memory $2"
     shift 2
     ;;
@@ -58,7 +65,7 @@ while [ $# -gt 0 ]; do
   *) break ;;
   esac
 done
-if [ $# -lt 2 ]; then
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
   echo "usage: $0 [--memory GIB] BOARD DATA_DIR [LUDUS]" >&2
   echo "       $0 --status [--memory GIB] BOARD DATA_DIR [LUDUS]" >&2
   exit 2
@@ -88,7 +95,7 @@ show() {
     echo "$1: done ($(sed -n 's/^binary: //p' "$runs/$1.done"))"
     return
   fi
-  last=$(grep " \(start\|end\) $1:" "$runs/log" 2>/dev/null | tail -1)
+  last=$(grep -E " (start|end) $1:" "$runs/log" 2>/dev/null | tail -1)
   case "$last" in
   *" end $1: exit "*)
     echo "$1: failed (exit ${last##* }, see $runs/$1.err)"
