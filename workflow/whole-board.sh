@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2086 # $modern and $memory are options of separate words
 # Solves and certifies a whole board as the README's results report it:
 # first Schädler's reading (a throw before every move, chance inside the
 # cycles of play), then on six and nine men's morris the game without dice
@@ -150,31 +151,21 @@ step() {
 # under the default rules, whose movement sectors Bell's and Murray's
 # readings take; then Bell's reading before Murray's, which has three times
 # the placement groups.
-# shellcheck disable=SC2086 # the options are separate words
 step schaedler-solve "$ludus" merels solve --board "$board" --dice schaedler $memory
-# shellcheck disable=SC2086
 step schaedler-verify "$ludus" merels verify --board "$board" --dice schaedler $memory --resume --manifest
 case "$board" in
 six | nine)
-  # shellcheck disable=SC2086 # the rule options are separate words
   step modern-solve "$ludus" merels solve --board "$board" --dice none $modern $memory
-  # shellcheck disable=SC2086
   step modern-verify "$ludus" merels verify --board "$board" --dice none $modern $memory --resume --manifest
   ;;
 esac
-# shellcheck disable=SC2086
 step none-solve "$ludus" merels solve --board "$board" --dice none $memory
-# shellcheck disable=SC2086
 step none-verify "$ludus" merels verify --board "$board" --dice none $memory --resume --manifest
 # Murray's and Bell's checks take the shared movement sectors from the
 # journal of the check without dice.
-# shellcheck disable=SC2086
 step bell-solve "$ludus" merels solve --board "$board" --dice bell $memory
-# shellcheck disable=SC2086
 step bell-verify "$ludus" merels verify --board "$board" --dice bell $memory --resume --manifest
-# shellcheck disable=SC2086
 step murray-solve "$ludus" merels solve --board "$board" --dice murray $memory
-# shellcheck disable=SC2086
 step murray-verify "$ludus" merels verify --board "$board" --dice murray $memory --resume --manifest
 [ -n "$status" ] || echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $board: every step done" >>"$runs/log"
 # With --status, the room left for the databases: on the file system of
