@@ -209,9 +209,8 @@ fn check(dice: &str) {
 /// movement sectors Bell's and Murray's take), each certified before the next
 /// solve, Bell's and Murray's checks taking the shared movement sectors from
 /// the check without dice, `--memory` given to every solve and check (the
-/// options in either order); run
-/// again, every step is skipped; a step that fails stops the run with its
-/// exit code.
+/// options in either order); run again, every step is skipped; a step that
+/// fails stops the run with its exit code.
 #[test]
 fn the_whole_board_script_solves_and_certifies_every_reading() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("workflow/whole-board.sh");
