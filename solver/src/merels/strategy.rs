@@ -225,9 +225,11 @@ const UNIT: f64 = f64::EPSILON / 2.0;
 /// group of nine men's morris up to 8 men and for most of six's, the second
 /// for most of the rest; the third where a level's strategies still fall
 /// short after the second by more than `GAP_OK` (on nine men's morris, a
-/// mill level of 5 v 8 by 4e-7, and 6 v 7 by 1.7e-5: the shortfall of a
+/// mill level of 5 v 8 by 4e-7, closed by the third: the shortfall of a
 /// strategy optimal under discount `δ` is of the order of `δ` times the
 /// length of play, so each smaller discount takes it down about as much).
+/// Not every gap is the discount's: 6 v 7's mill level 1 leaves 1.66e-5
+/// after the second and the same after the third.
 /// Closer to 1, what the discount tells apart (about `δ · |v|` a move,
 /// already below `TOL` a move where `|v| < 0.1` under the third) would be
 /// lost in the tolerance `TOL` along all but long stretches of play.
