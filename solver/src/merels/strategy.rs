@@ -103,11 +103,12 @@
 //! 0 and every improvement is one. The strategies are sought first with
 //! `1 − λ = 10⁻⁴`, then improved in the game itself; when the first
 //! player's guarantee and the best reply's value still differ, the discount
-//! is made smaller (`10⁻⁷`, then `10⁻¹⁰`) and the search begins again from
-//! the strategies reached: for a small enough discount the optimal strategies
-//! of the discounted game are optimal in the game itself (Blackwell), and
-//! short of that a strategy optimal under discount `δ` falls short by about
-//! `δ` times the length of play ([`DISCOUNTS`]). When the
+//! is made smaller (`10⁻⁷`, `10⁻¹⁰`, then `10⁻¹²`, whose search switches on
+//! a tenth of the discount rather than the game's tolerance) and the search
+//! begins again from the strategies reached: for a small enough discount the
+//! optimal strategies of the discounted game are optimal in the game itself
+//! (Blackwell), and short of that a strategy optimal under discount `δ`
+//! falls short by about `δ` times the length of play ([`DISCOUNTS`]). When the
 //! two agree, `v = F(v)`, the second player's reply is best against the
 //! first player's strategy and that strategy is best: the values are the
 //! game's.
@@ -228,12 +229,31 @@ const UNIT: f64 = f64::EPSILON / 2.0;
 /// mill level of 5 v 8 by 4e-7, closed by the third: the shortfall of a
 /// strategy optimal under discount `δ` is of the order of `δ` times the
 /// length of play, so each smaller discount takes it down about as much).
-/// Not every gap is the discount's: 6 v 7's mill level 1 leaves 1.66e-5
-/// after the second and the same after the third.
-/// Closer to 1, what the discount tells apart (about `δ · |v|` a move,
-/// already below `TOL` a move where `|v| < 0.1` under the third) would be
-/// lost in the tolerance `TOL` along all but long stretches of play.
-pub const DISCOUNTS: [f64; 3] = [1e-4, 1e-7, 1e-10];
+/// Not every gap closes that way: below some discount the optimal
+/// strategies of the discounted game are those of the game itself
+/// (Blackwell), and above it a smaller discount may leave the same gap
+/// (6 v 7's mill level 1: 1.66e-5 after the second and after the third).
+/// What the discount tells apart is about `δ · |v|` a move, so the search
+/// under a discount below `10 TOL` switches on a tenth of the discount
+/// ([`tolerance`]): the fourth.
+pub const DISCOUNTS: [f64; 4] = [1e-4, 1e-7, 1e-10, 1e-12];
+
+/// How much better a choice must be for a pass of the search under
+/// discount `discount` to switch to it: `TOL`, or a tenth of the discount
+/// where that is smaller (else the choices the discount tells apart would
+/// be lost in the tolerance along all but long stretches of play).
+fn tolerance(discount: f64) -> f64 {
+    if discount > 0.0 { TOL.min(discount / 10.0) } else { TOL }
+}
+
+/// A later discount's search ends after this many rounds (counted from
+/// where it began, or was resumed) even if the first player still
+/// switches. In exact arithmetic every switch is a gain and the search ends
+/// by itself (a few hundred rounds on nine's largest groups), but the
+/// fourth discount's search switches on gains near the rounding of the
+/// evaluation along long paths, where a search could turn in circles; the
+/// gap between the sides measured after it says what is left.
+const LATER_ROUNDS: u64 = 1 << 16;
 
 /// A mill level whose own part of the proven error (the gap between the
 /// sides and the rounding bound) exceeds this is named in a note: a tenth
@@ -603,6 +623,13 @@ pub struct Group<'a> {
     /// Weight of a move that stays in the group: 1 for the game itself,
     /// below 1 while the strategies are sought in the discounted game.
     lambda: f64,
+    /// How much better a choice must be for a pass to switch to it:
+    /// [`tolerance`] of the discount in a discounted search, `TOL` in the
+    /// game itself.
+    tol: f64,
+    /// The round at which the search at hand ends even if the first player
+    /// still switches ([`LATER_ROUNDS`]; `u64::MAX`: none).
+    round_cap: u64,
     /// Distance to an exit of the positions where the side ahead keeps to
     /// in-group moves.
     rank: Ranks,
@@ -899,6 +926,8 @@ impl<'a> Group<'a> {
             w_n: 72 - w_s,
             w_s,
             lambda: 1.0,
+            tol: TOL,
+            round_cap: u64::MAX,
             rank: Ranks::default(),
             stats: Stats::default(),
             play: Play::Both,
@@ -1412,11 +1441,11 @@ impl<'a> Group<'a> {
         // An exit is read only after a throw where the node leaves (its
         // choice is the child otherwise).
         let now_n = if m & STAY_N != 0 { cur_in } else { x(self.en(p)) };
-        if w > now_n + TOL {
+        if w > now_n + self.tol {
             return true;
         }
         let now_s = if m & STAY_S != 0 { cur_in } else { x(self.es(p)) };
-        w > now_s + TOL
+        w > now_s + self.tol
     }
 
     /// The best exit's code after a normal throw at position `p` (`NONE`:
@@ -2617,10 +2646,10 @@ impl<'a> Group<'a> {
                 top_arg = c;
             }
         }
-        if cur == NONE || top > best + TOL {
+        if cur == NONE || top > best + self.tol {
             (best, arg) = (top, top_arg);
         }
-        let (mut m_new, n_new) = choose(md, cur, arg, best, kids_val, lambda, en, es);
+        let (mut m_new, n_new) = choose(md, cur, arg, best, kids_val, lambda, self.tol, en, es);
         let worth = |m: u8, nxt: u32| {
             let side = |bit: u8, e: u32| if m & bit != 0 { -lambda * kids_val[nxt as usize] } else { x(e) };
             let mut t = 0.0;
@@ -3154,7 +3183,7 @@ impl<'a> Group<'a> {
                     self.stats.seconds[1] + self.stats.seconds[2]
                 );
             }
-            if s == 0 {
+            if s == 0 || self.stats.rounds >= self.round_cap {
                 break;
             }
         }
@@ -3261,6 +3290,7 @@ impl<'a> Group<'a> {
             }
         }
         self.lambda = 1.0 - discounts[0];
+        self.tol = tolerance(discounts[0]);
         // A resumed solve takes the saved strategies instead of the warm
         // start's: the round after them is whole, so the values of the nodes
         // in play follow from the strategies alone, and those of the nodes
@@ -3304,6 +3334,9 @@ impl<'a> Group<'a> {
                     continue;
                 }
                 self.lambda = lambda;
+                self.tol = if phase == SEARCH { tolerance(discount) } else { TOL };
+                self.round_cap =
+                    if phase == SEARCH && !first { self.stats.rounds.saturating_add(LATER_ROUNDS) } else { u64::MAX };
                 self.whole = true;
                 // The parts that may be saved: the first discount's, and
                 // the later discounts' searches (where most of their work
@@ -3326,6 +3359,8 @@ impl<'a> Group<'a> {
                 // itself: the gap between the sides below then says whether
                 // the strategies are optimal (if not, both go on).
                 self.lambda = 1.0;
+                self.tol = TOL;
+                self.round_cap = u64::MAX;
                 if past(GAME) {
                     // Resumed inside it: the first copy's values again, from
                     // its strategies (the whole evaluation that closed it),
@@ -4177,7 +4212,17 @@ fn exit_value(code: u32) -> f64 {
 /// switches only to a strictly better one (an exit on a tie).
 #[inline]
 #[allow(clippy::too_many_arguments)]
-fn choose(mode: u8, cur: u32, arg: u32, best: f64, kids_val: &[f64], lambda: f64, en: u32, es: u32) -> (u8, u32) {
+fn choose(
+    mode: u8,
+    cur: u32,
+    arg: u32,
+    best: f64,
+    kids_val: &[f64],
+    lambda: f64,
+    tol: f64,
+    en: u32,
+    es: u32,
+) -> (u8, u32) {
     let x = exit_value;
     let cur_in = if cur == NONE { f64::NEG_INFINITY } else { -lambda * kids_val[cur as usize] };
     let mut m = mode & HAS_KIDS;
@@ -4186,9 +4231,9 @@ fn choose(mode: u8, cur: u32, arg: u32, best: f64, kids_val: &[f64], lambda: f64
         let now = if stays { cur_in } else { x(e) };
         // The better of the best in-group move and the exit, if strictly
         // better than the current choice.
-        let stay = if best > now + TOL && best > x(e) + TOL {
+        let stay = if best > now + tol && best > x(e) + tol {
             true
-        } else if x(e) > now + TOL {
+        } else if x(e) > now + tol {
             false
         } else {
             stays
@@ -4689,10 +4734,10 @@ mod tests {
     fn a_node_that_stays_leaves_for_a_better_exit() {
         // Staying in child 0 (worth 0.5, the best child) after both throws;
         // both exits are worth 0.7.
-        let (m, next) = choose(HAS_KIDS | STAY_N | STAY_S, 0, 0, 0.5, &KV, 1.0, to_code(0.7), to_code(0.7));
+        let (m, next) = choose(HAS_KIDS | STAY_N | STAY_S, 0, 0, 0.5, &KV, 1.0, TOL, to_code(0.7), to_code(0.7));
         assert_eq!((m, next), (HAS_KIDS, NONE));
         // A better child than the current one, but a better exit still.
-        let (m, next) = choose(HAS_KIDS | STAY_N | STAY_S, 0, 1, 0.6, &KV, 1.0, to_code(0.7), to_code(0.7));
+        let (m, next) = choose(HAS_KIDS | STAY_N | STAY_S, 0, 1, 0.6, &KV, 1.0, TOL, to_code(0.7), to_code(0.7));
         assert_eq!((m, next), (HAS_KIDS, NONE));
     }
 
@@ -4700,18 +4745,18 @@ mod tests {
     fn each_throw_takes_the_better_of_exit_and_child() {
         // Best child 1 (0.6) beats the special exit (0.55) but not the normal
         // one (0.7).
-        let (m, next) = choose(HAS_KIDS | STAY_N | STAY_S, 0, 1, 0.6, &KV, 1.0, to_code(0.7), to_code(0.55));
+        let (m, next) = choose(HAS_KIDS | STAY_N | STAY_S, 0, 1, 0.6, &KV, 1.0, TOL, to_code(0.7), to_code(0.55));
         assert_eq!((m, next), (HAS_KIDS | STAY_S, 1));
         // From exits worth 0.3, a child worth 0.6 is taken after both throws.
-        let (m, next) = choose(HAS_KIDS, NONE, 1, 0.6, &KV, 1.0, to_code(0.3), to_code(0.3));
+        let (m, next) = choose(HAS_KIDS, NONE, 1, 0.6, &KV, 1.0, TOL, to_code(0.3), to_code(0.3));
         assert_eq!((m, next), (HAS_KIDS | STAY_N | STAY_S, 1));
     }
 
     #[test]
     fn ties_keep_the_current_choice() {
-        let (m, next) = choose(HAS_KIDS | STAY_N, 0, 0, 0.5, &KV, 1.0, to_code(0.5), to_code(0.5));
+        let (m, next) = choose(HAS_KIDS | STAY_N, 0, 0, 0.5, &KV, 1.0, TOL, to_code(0.5), to_code(0.5));
         assert_eq!((m, next), (HAS_KIDS | STAY_N, 0));
-        let (m, next) = choose(HAS_KIDS, NONE, 0, 0.5, &KV, 1.0, to_code(0.5), to_code(0.5));
+        let (m, next) = choose(HAS_KIDS, NONE, 0, 0.5, &KV, 1.0, TOL, to_code(0.5), to_code(0.5));
         assert_eq!((m, next), (HAS_KIDS, NONE));
     }
 
@@ -4719,7 +4764,7 @@ mod tests {
     fn a_discount_weighs_the_children() {
         // A child worth 0.6 undiscounted is worth less than an exit of 0.6
         // in the discounted game.
-        let (m, _) = choose(HAS_KIDS, NONE, 1, -0.9 * KV[1], &KV, 0.9, to_code(0.58), to_code(0.58));
+        let (m, _) = choose(HAS_KIDS, NONE, 1, -0.9 * KV[1], &KV, 0.9, TOL, to_code(0.58), to_code(0.58));
         assert_eq!(m, HAS_KIDS);
     }
 

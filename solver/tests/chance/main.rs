@@ -11,6 +11,7 @@ mod common;
 
 mod best_response;
 mod bruteforce;
+mod discounts;
 mod generated_moves;
 mod partial_rounds;
 mod resume;
