@@ -35,7 +35,7 @@ use solver::merels::Solution;
 use solver::merels::perfect::best_children;
 
 use crate::common;
-use common::exact_schaedler::{Exact, Q, canonical};
+use common::exact_schaedler::{Exact, Q, canonical, qcmp, qeq};
 
 /// A node of the responder's one-player game.
 struct Node {
@@ -79,11 +79,11 @@ pub fn check(rules: &Rules, sol: &Solution, exact: &Exact, roots: &[State], firs
             let taken: Vec<usize> = if strategist {
                 let chosen = best_children(sol, &st, &kids).expect("solved");
                 // Condition 1: each choice is exactly of best value.
-                let best = kids.iter().map(|c| -exact_value(rules, exact, c)).max();
+                let best = kids.iter().map(|c| -exact_value(rules, exact, c)).max_by(qcmp);
                 for &i in &chosen {
                     let v = -exact_value(rules, exact, &kids[i]);
                     assert!(
-                        Some(&v) == best.as_ref(),
+                        best.as_ref().is_some_and(|b| qeq(&v, b)),
                         "{label}: at {st:?} after {throw:?} the strategy takes {:?} worth {v}, the best is {best:?}",
                         kids[i]
                     );

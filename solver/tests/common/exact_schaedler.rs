@@ -7,17 +7,35 @@
 //! is checked on a whole evaluation. It shares no code with the sector
 //! solver: no indexing, no sectors, no floating point.
 
+use std::cmp::Ordering;
 use std::collections::HashMap;
 
 use engine::merels::{Blocked, Rules, State};
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::{One, Signed, Zero};
 
 pub type Q = BigRational;
 
 fn q(n: i64, d: i64) -> Q {
     Q::new(BigInt::from(n), BigInt::from(d))
+}
+
+/// The order of two rationals by cross-multiplying (their denominators are
+/// positive): the same order as `Ord for Ratio`, without the continued
+/// fraction that takes two close values apart one division at a time.
+pub fn qcmp(a: &Q, b: &Q) -> Ordering {
+    if a.denom() == b.denom() {
+        a.numer().cmp(b.numer())
+    } else {
+        (a.numer() * b.denom()).cmp(&(b.numer() * a.denom()))
+    }
+}
+
+/// Whether two rationals are equal: in lowest terms with positive
+/// denominators, they are equal when their numerators and denominators are.
+pub fn qeq(a: &Q, b: &Q) -> bool {
+    a.numer() == b.numer() && a.denom() == b.denom()
 }
 
 /// A node: a state with its side to move (0 the first player, maximising;
@@ -44,6 +62,11 @@ pub struct Exact {
     kid: Vec<Option<usize>>,
     stay: Vec<Vec<bool>>,
     pub val: Vec<Q>,
+    /// Per node `(a, b)` of `v = a + b · v(kid)` and the throws after which
+    /// the node stayed when they were computed (they depend on nothing
+    /// else).
+    coefs: Vec<(Q, Q)>,
+    coef_stay: Vec<Vec<bool>>,
     /// The strategies of the last evaluation: a node whose path under the
     /// strategies meets no node that switched since keeps its value.
     last: Option<Strategies>,
@@ -129,8 +152,16 @@ impl Exact {
             nodes.push(Node { side, throws, kids, over: None });
         }
         let n = nodes.len();
-        let mut e =
-            Exact { nodes, index, kid: vec![None; n], stay: vec![Vec::new(); n], val: vec![Q::zero(); n], last: None };
+        let mut e = Exact {
+            nodes,
+            index,
+            kid: vec![None; n],
+            stay: vec![Vec::new(); n],
+            val: vec![Q::zero(); n],
+            coefs: Vec::new(),
+            coef_stay: Vec::new(),
+            last: None,
+        };
         for i in 0..n {
             let t = e.nodes[i].throws.len();
             e.kid[i] = e.nodes[i].kids.first().copied();
@@ -157,8 +188,18 @@ impl Exact {
     /// The exact values of the current strategies.
     fn evaluate(&mut self) {
         let n = self.nodes.len();
-        // Each node's `(a, b)` once per evaluation.
-        let coefs: Vec<(Q, Q)> = (0..n).map(|i| self.coef(i)).collect();
+        // Each node's `(a, b)`, computed again where its stays changed.
+        let mut coefs = std::mem::take(&mut self.coefs);
+        if coefs.len() != n {
+            coefs = (0..n).map(|i| self.coef(i)).collect();
+            self.coef_stay = self.stay.clone();
+        }
+        for i in 0..n {
+            if self.coef_stay[i] != self.stay[i] {
+                coefs[i] = self.coef(i);
+                self.coef_stay[i] = self.stay[i].clone();
+            }
+        }
         let mut done = self.unchanged(&coefs);
         self.last = Some((self.kid.clone(), self.stay.clone()));
         for s in 0..n {
@@ -217,6 +258,7 @@ impl Exact {
                 }
             }
         }
+        self.coefs = coefs;
     }
 
     /// The nodes whose value the last evaluation left right: those whose
@@ -266,7 +308,7 @@ impl Exact {
             if node.side != side || node.over.is_some() {
                 continue;
             }
-            let better = |a: &Q, b: &Q| if side == 0 { a > b } else { a < b };
+            let better = |a: &Q, b: &Q| qcmp(a, b) == if side == 0 { Ordering::Greater } else { Ordering::Less };
             // Best in-group child, keeping the current one on a tie.
             let mut kid = self.kid[i];
             for &c in &node.kids {
@@ -319,7 +361,7 @@ impl Exact {
     /// Makes `side` hold every loop it can hold while behind, among moves as
     /// good as its best; returns whether anything changed.
     fn hold(&mut self, side: usize) -> bool {
-        let behind = |v: &Q| if side == 0 { v < &Q::zero() } else { v > &Q::zero() };
+        let behind = |v: &Q| if side == 0 { v.numer().is_negative() } else { v.numer().is_positive() };
         let n = self.nodes.len();
         // Candidates: `side` behind, with an in-group child as good as its
         // value and staying as good as any exit after every throw.
@@ -329,9 +371,11 @@ impl Exact {
                 node.side == side
                     && node.over.is_none()
                     && behind(&self.val[i])
-                    && node.kids.iter().any(|&c| self.val[c] == self.val[i])
+                    && node.kids.iter().any(|&c| qeq(&self.val[c], &self.val[i]))
                     && node.throws.iter().all(|(_, e)| {
-                        e.as_ref().is_none_or(|e| if side == 0 { &self.val[i] >= e } else { &self.val[i] <= e })
+                        e.as_ref().is_none_or(|e| {
+                            qcmp(&self.val[i], e) != if side == 0 { Ordering::Less } else { Ordering::Greater }
+                        })
                     })
             })
             .collect();
@@ -346,7 +390,7 @@ impl Exact {
                 let ok = self.nodes[i]
                     .kids
                     .iter()
-                    .any(|&c| self.val[c] == self.val[i] && stays(c) && self.kid[c].is_some_and(|g| alive[g]));
+                    .any(|&c| qeq(&self.val[c], &self.val[i]) && stays(c) && self.kid[c].is_some_and(|g| alive[g]));
                 if !ok {
                     alive[i] = false;
                     changed = true;
@@ -362,7 +406,7 @@ impl Exact {
                 let c = *self.nodes[i]
                     .kids
                     .iter()
-                    .find(|&&c| self.val[c] == self.val[i] && stays(c) && self.kid[c].is_some_and(|g| alive[g]))
+                    .find(|&&c| qeq(&self.val[c], &self.val[i]) && stays(c) && self.kid[c].is_some_and(|g| alive[g]))
                     .expect("a way to hold");
                 (i, c)
             })
@@ -396,7 +440,10 @@ impl Exact {
             let kept = self.val.clone();
             self.last = None;
             self.evaluate();
-            assert!(kept == self.val, "values kept from an earlier evaluation differ from a whole one");
+            assert!(
+                kept.iter().zip(&self.val).all(|(a, b)| qeq(a, b)),
+                "values kept from an earlier evaluation differ from a whole one"
+            );
             return self;
         }
     }
