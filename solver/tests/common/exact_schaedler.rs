@@ -194,9 +194,9 @@ impl Exact {
             coefs = (0..n).map(|i| self.coef(i)).collect();
             self.coef_stay = self.stay.clone();
         }
-        for i in 0..n {
+        for (i, c) in coefs.iter_mut().enumerate() {
             if self.coef_stay[i] != self.stay[i] {
-                coefs[i] = self.coef(i);
+                *c = self.coef(i);
                 self.coef_stay[i] = self.stay[i].clone();
             }
         }
