@@ -323,6 +323,7 @@ fn pages_in_a_real_browser() {
             .expect("start chromedriver"),
     );
     let t = Instant::now();
+    eprintln!("the server and the arena's record ready; chromedriver starting");
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(t.elapsed() < Duration::from_secs(30), "chromedriver did not start");
         std::thread::sleep(Duration::from_millis(100));
@@ -348,9 +349,14 @@ fn pages_in_a_real_browser() {
             .capabilities(caps)
             .connect(&format!("http://127.0.0.1:{port}"))
             .await?;
+        eprintln!("the browser session open after {:.1} s", t.elapsed().as_secs_f64());
         let outcome = async {
+            // How long each part took, for a slow run (`--nocapture`).
+            let t = Instant::now();
             merels_page(&c, &server, &shots).await?;
+            eprintln!("the merels page after {:.1} s", t.elapsed().as_secs_f64());
             rithmo_page(&c, &server, &shots).await?;
+            eprintln!("the rithmomachia page after {:.1} s", t.elapsed().as_secs_f64());
             match_page(&c, &server, &shots, &record).await
         }
         .await;
