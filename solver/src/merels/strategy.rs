@@ -509,18 +509,21 @@ pub enum Moves {
 /// moves, and the bytes it may hold beyond its estimate (`plan`) for what
 /// saves time (the parents a partial evaluation keeps where they are
 /// generated); and the discounts its levels are solved under
-/// ([`DISCOUNTS`]; others for the tests, see [`Group::discounts`]).
+/// ([`DISCOUNTS`]; others for the tests, see [`Group::discounts`]) with the
+/// rounds a later discount's search may take ([`LATER_ROUNDS`]; fewer for
+/// the tests).
 #[derive(Clone, Copy, Debug)]
 pub struct Room {
     pub moves: Moves,
     pub spare: u64,
     pub discounts: &'static [f64],
+    pub later_rounds: u64,
 }
 
 impl Room {
     /// The room of `moves` and `spare` bytes, under [`DISCOUNTS`].
     pub fn new(moves: Moves, spare: u64) -> Room {
-        Room { moves, spare, discounts: &DISCOUNTS }
+        Room { moves, spare, discounts: &DISCOUNTS, later_rounds: LATER_ROUNDS }
     }
 }
 
@@ -630,6 +633,8 @@ pub struct Group<'a> {
     /// The round at which the search at hand ends even if the first player
     /// still switches ([`LATER_ROUNDS`]; `u64::MAX`: none).
     round_cap: u64,
+    /// The rounds a later discount's search may take ([`LATER_ROUNDS`]).
+    later_rounds: u64,
     /// Distance to an exit of the positions where the side ahead keeps to
     /// in-group moves.
     rank: Ranks,
@@ -928,6 +933,7 @@ impl<'a> Group<'a> {
             lambda: 1.0,
             tol: TOL,
             round_cap: u64::MAX,
+            later_rounds: LATER_ROUNDS,
             rank: Ranks::default(),
             stats: Stats::default(),
             play: Play::Both,
@@ -3335,8 +3341,11 @@ impl<'a> Group<'a> {
                 }
                 self.lambda = lambda;
                 self.tol = if phase == SEARCH { tolerance(discount) } else { TOL };
-                self.round_cap =
-                    if phase == SEARCH && !first { self.stats.rounds.saturating_add(LATER_ROUNDS) } else { u64::MAX };
+                self.round_cap = if phase == SEARCH && !first {
+                    self.stats.rounds.saturating_add(self.later_rounds)
+                } else {
+                    u64::MAX
+                };
                 self.whole = true;
                 // The parts that may be saved: the first discount's, and
                 // the later discounts' searches (where most of their work
@@ -3876,7 +3885,7 @@ pub fn solve_resuming<'r, S: Successors>(
     obs: &dyn Observer,
     checkpoint: Option<&Checkpoint>,
 ) -> Result<Option<(Vec<Table>, Stats)>, S::Error> {
-    let Room { moves, spare, discounts } = room;
+    let Room { moves, spare, discounts, later_rounds } = room;
     let drop_it = |c: &Checkpoint, problem: &str| {
         obs.note(&format!("{}: {problem}; solving the group from the start", c.path.display()));
         c.remove();
@@ -3996,6 +4005,7 @@ pub fn solve_resuming<'r, S: Successors>(
         let mut group = Group::part(rules, succ.known()?, ix.clone(), Some(members), Some(&out), moves, obs);
         group.spare_memory(spare);
         group.discounts(discounts);
+        group.later_rounds = later_rounds;
         succ.let_go();
         group.make_nodes();
         let mut unreadable = false;

@@ -13,7 +13,11 @@ use solver::merels::{Silent, Solution, SolveOptions};
 /// 72, its 4 v 6 group solved under `discounts` on top of every sector of
 /// at most 9 men: the effort of its solve.
 fn solve_4v6(rules: Rules, known: &Solution, discounts: &'static [f64]) -> Stats {
-    let room = Room { discounts, ..Room::new(Moves::Stored, 0) };
+    solve_4v6_in(rules, known, Room { discounts, ..Room::new(Moves::Stored, 0) })
+}
+
+/// [`solve_4v6`] in `room`.
+fn solve_4v6_in(rules: Rules, known: &Solution, room: Room) -> Stats {
     let group = ["4-0-6-0", "6-0-4-0"];
     let Ok(solved) = strategy::solve_resuming(&rules, &mut &**known, indexers(known, &group), 0.0, room, &Silent, None);
     solved.expect("no checkpoint, no stop").1
@@ -35,4 +39,10 @@ fn a_discount_below_the_tolerance_closes_a_gap_the_larger_ones_leave() {
     let fine = solve_4v6(rules, &known, &[1e-4, 1e-12]);
     assert_eq!(fine.discounts, 2);
     assert!(fine.gap < 1e-8, "10⁻¹² closes the gap: {:e}", fine.gap);
+    // A later search ends after the rounds it is given (here its first
+    // round already closes the gap; the rest refine within it).
+    let room = Room { discounts: &[1e-4, 1e-12], later_rounds: 1, ..Room::new(Moves::Stored, 0) };
+    let cut = solve_4v6_in(rules, &known, room);
+    assert_eq!(cut.discounts, 2);
+    assert!(cut.rounds < fine.rounds, "{} rounds against {}", cut.rounds, fine.rounds);
 }
