@@ -850,10 +850,11 @@ fn a_solve_fits_the_memory_its_plan_gives() {
 }
 
 /// With its parents generated (its children too, or listed), a group's
-/// solve (six's groups up to 10 men) lets the tables in memory go while each mill level is iterated and
-/// reads its successors' values again for the next level's exits (from the
-/// database; a solve in memory keeps them): the same files as a solve with
-/// its children and parents in lists, which keeps the tables throughout.
+/// solve (six's groups up to 10 men) lets the tables in memory go while
+/// each mill level is iterated and reads its successors' values again for
+/// the next level's exits (from the database; a solve in memory keeps
+/// them): the same files as a solve with its children and parents in
+/// lists, which keeps the tables throughout.
 #[test]
 fn generated_children_let_the_tables_go_between_mill_levels() {
     use solver::merels::strategy::Moves;

@@ -168,6 +168,8 @@ impl Exact {
             // Start by staying only where there is no exit.
             e.stay[i] = (0..t).map(|k| e.nodes[i].throws[k].1.is_none()).collect();
         }
+        e.coefs = (0..n).map(|i| e.coef(i)).collect();
+        e.coef_stay = e.stay.clone();
         e
     }
 
@@ -190,10 +192,6 @@ impl Exact {
         let n = self.nodes.len();
         // Each node's `(a, b)`, computed again where its stays changed.
         let mut coefs = std::mem::take(&mut self.coefs);
-        if coefs.len() != n {
-            coefs = (0..n).map(|i| self.coef(i)).collect();
-            self.coef_stay = self.stay.clone();
-        }
         for (i, c) in coefs.iter_mut().enumerate() {
             if self.coef_stay[i] != self.stay[i] {
                 *c = self.coef(i);
