@@ -312,6 +312,7 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     refused(&["six", d, "/nonexistent/ludus"], "no ludus binary");
     refused(&["--memory", "lots", "six", d, env!("CARGO_BIN_EXE_ludus")], "--memory wants a number of GiB");
     refused(&["--frob", "six", d, env!("CARGO_BIN_EXE_ludus")], "no option '--frob'");
+    refused(&["--status", "--stop", "six", d, env!("CARGO_BIN_EXE_ludus")], "--status or --stop, not both");
     refused(&["--memory", "0", "six", d, env!("CARGO_BIN_EXE_ludus")], "above 0, not '0'");
     refused(&["--status", "--memory"], "--memory wants a number of GiB, not ''");
     refused(&["six", d, env!("CARGO_BIN_EXE_ludus"), "--memory", "3"], "usage: ");
@@ -332,4 +333,78 @@ fn the_whole_board_script_solves_and_certifies_every_reading() {
     let _ = fs::remove_dir_all(data);
     let _ = fs::remove_dir_all(elsewhere);
     let _ = fs::remove_file(failing);
+}
+
+/// `workflow/whole-board.sh --stop` on a run whose step is busy (a stand-in
+/// for ludus that works until SIGTERM, then exits 143 as a solve that saved
+/// its progress does): the step gets one SIGTERM, the run ends with its exit
+/// code, `--status` shows the step as stopped and resumable rather than
+/// failed, and the same command then runs the step again.
+#[test]
+fn the_whole_board_script_stops_a_running_step_and_resumes_it() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("workflow/whole-board.sh");
+    let data = temp("workflow", "whole-board-stop");
+    let signals = temp("workflow", "stop-signals");
+    let fake = temp("workflow", "stopping-ludus");
+    fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\n\
+             [ \"$1\" = --version ] && {{ echo 'ludus 0.0.0'; exit 0; }}\n\
+             [ \"$2\" = solve ] || exit 0\n\
+             trap 'echo TERM >>{}; exit 143' TERM\n\
+             [ -e {0}.resumed ] && exit 0\n\
+             while :; do sleep 0.05; done\n",
+            signals.display()
+        ),
+    )
+    .unwrap();
+    Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    let script_run = |args: &[&str]| {
+        let o = Command::new("sh").arg(&script).args(args).arg("six").arg(&data).arg(&fake).output().expect("run sh");
+        (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned())
+    };
+    let (code, nothing) = script_run(&["--stop"]);
+    assert_eq!(code, Some(0), "{nothing}");
+    assert!(nothing.starts_with("no step of six is running"), "{nothing}");
+    let run = Command::new("sh")
+        .arg(&script)
+        .arg("six")
+        .arg(&data)
+        .arg(&fake)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sh");
+    // Wait until the step runs (its pid written, the status saying so).
+    let mut shown = String::new();
+    for _ in 0..400 {
+        shown = script_run(&["--status"]).1;
+        if shown.contains("six-schaedler-solve: started ") && shown.contains(", running (pid ") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    assert!(shown.contains(", running (pid "), "{shown}");
+    let (code, said) = script_run(&["--stop"]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.starts_with("asked six-schaedler-solve (pid "), "{said}");
+    assert!(said.contains("six-schaedler-solve stopped after "), "{said}");
+    let out = run.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("six-schaedler-solve stopped (exit 143)"));
+    assert_eq!(fs::read_to_string(&signals).unwrap(), "TERM\n", "one SIGTERM, to the step alone");
+    let (code, stopped) = script_run(&["--status"]);
+    assert_eq!(code, Some(0), "a stopped step is not a failure: {stopped}");
+    assert!(stopped.starts_with("six-schaedler-solve: stopped ") && stopped.contains(", resumable"), "{stopped}");
+    assert!(!data.join("runs/six.pid").exists(), "the pid file outlived its step");
+    // The same command takes the run up at the stopped step.
+    fs::write(format!("{}.resumed", signals.display()), "").unwrap();
+    let (code, _) = script_run(&[]);
+    assert_eq!(code, Some(0));
+    let (_, after) = script_run(&["--status"]);
+    assert!(after.starts_with("six-schaedler-solve: done ("), "{after}");
+    let _ = fs::remove_dir_all(data);
+    for f in [signals.clone(), fake, format!("{}.resumed", signals.display()).into()] {
+        let _ = fs::remove_file(f);
+    }
 }

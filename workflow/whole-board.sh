@@ -12,6 +12,7 @@
 #
 #   workflow/whole-board.sh [--memory GIB] BOARD DATA_DIR [LUDUS]
 #   workflow/whole-board.sh --status [--memory GIB] BOARD DATA_DIR [LUDUS]
+#   workflow/whole-board.sh --stop BOARD DATA_DIR [LUDUS]
 #
 # (the options in either order)
 #
@@ -25,6 +26,13 @@
 # indices its database holds (from `ludus merels plan`); then the room left
 # on the disk. It exits 1 when a step failed.
 #
+# With --stop it asks the step running in DATA_DIR for BOARD to stop (SIGTERM,
+# as a job system would: the solve or check saves its progress at its next
+# chance and ends with exit 143), waits until it has, and exits 0; the run's
+# script then ends with that exit code, and the same command resumes it. A
+# stopped step is shown as stopped, not as failed. Nothing running: it says
+# so and exits 0.
+#
 # Databases go to DATA_DIR/merels, each step's JSON report, progress and
 # log to DATA_DIR/runs. Every step resumes where it stopped (the solves from
 # their finished groups and checkpoints, the checks from their journal); a
@@ -34,12 +42,17 @@
 # cores (see the README).
 set -u
 status=
+stop=
 memory=
 # The options, in either order, before the board.
 while [ $# -gt 0 ]; do
   case "$1" in
   --status)
     status=1
+    shift
+    ;;
+  --stop)
+    stop=1
     shift
     ;;
   --memory)
@@ -60,7 +73,7 @@ while [ $# -gt 0 ]; do
     shift 2
     ;;
   -*)
-    echo "$0: no option '$1' (--status, --memory GIB)" >&2
+    echo "$0: no option '$1' (--status, --stop, --memory GIB)" >&2
     exit 2
     ;;
   *) break ;;
@@ -69,6 +82,11 @@ done
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
   echo "usage: $0 [--memory GIB] BOARD DATA_DIR [LUDUS]" >&2
   echo "       $0 --status [--memory GIB] BOARD DATA_DIR [LUDUS]" >&2
+  echo "       $0 --stop BOARD DATA_DIR [LUDUS]" >&2
+  exit 2
+fi
+if [ -n "$status" ] && [ -n "$stop" ]; then
+  echo "$0: --status or --stop, not both" >&2
   exit 2
 fi
 board=$1
@@ -87,6 +105,38 @@ if ! command -v "$ludus" >/dev/null 2>&1; then
   echo "$0: no ludus binary '$ludus' (give its path as the third argument)" >&2
   exit 2
 fi
+# The step running now writes its process's id and name here.
+pidfile=$runs/$board.pid
+
+# running: whether the process in $pidfile (run_pid, run_name) is alive
+# and is a step of this run (a solve or check on this database).
+running() {
+  [ -r "$pidfile" ] || return 1
+  read -r run_pid run_name <"$pidfile" || return 1
+  case "$run_pid" in '' | *[!0-9]*) return 1 ;; esac
+  case "$(ps -o args= -p "$run_pid" 2>/dev/null)" in
+  *" merels "*"--db $db "*) return 0 ;;
+  *) return 1 ;;
+  esac
+}
+
+if [ -n "$stop" ]; then
+  if ! running; then
+    echo "no step of $board is running in $2"
+    exit 0
+  fi
+  kill -TERM "$run_pid" || exit 2
+  echo "asked $run_name (pid $run_pid) to stop: it saves its progress at its next chance"
+  waited=0
+  while kill -0 "$run_pid" 2>/dev/null; do
+    sleep 1
+    waited=$((waited + 1))
+    [ $((waited % 60)) -eq 0 ] && echo "still saving after ${waited} s"
+  done
+  echo "$run_name stopped after ${waited} s; the same command resumes the run"
+  exit 0
+fi
+
 failed=
 [ -n "$status" ] || mkdir -p "$db" "$runs" || exit 2
 
@@ -98,12 +148,21 @@ show() {
   fi
   last=$(grep -E " (start|end) $1:" "$runs/log" 2>/dev/null | tail -1)
   case "$last" in
+  *" end $1: stopped "*)
+    echo "$1: stopped ${last%% *}, resumable"
+    progress=$(tr '\r' '\n' <"$runs/$1.err" 2>/dev/null | grep . | tail -1)
+    [ -n "$progress" ] && echo "  $progress"
+    ;;
   *" end $1: exit "*)
     echo "$1: failed (exit ${last##* }, see $runs/$1.err)"
     failed=1
     ;;
   *" start $1:"*)
-    echo "$1: started ${last%% *}, not finished"
+    if running && [ "$run_name" = "$1" ]; then
+      echo "$1: started ${last%% *}, running (pid $run_pid)"
+    else
+      echo "$1: started ${last%% *}, not finished"
+    fi
     progress=$(tr '\r' '\n' <"$runs/$1.err" 2>/dev/null | grep . | tail -1)
     [ -n "$progress" ] && echo "  $progress"
     ;;
@@ -127,8 +186,21 @@ step() {
   fi
   [ -e "$runs/$name.done" ] && return 0
   printf '%s start %s: %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$name" "$*" >>"$runs/log"
-  "$@" --db "$db" --json >"$runs/$name.json" 2>"$runs/$name.err"
+  # The command runs in the foreground, as itself (the inner shell execs
+  # it), so that a signal reaches it as it would without the script; its
+  # pid is left for --stop.
+  sh -c 'echo "$$ $1" >"$2" && shift 2 && exec "$@"' sh "$name" "$pidfile" "$@" --db "$db" --json \
+    >"$runs/$name.json" 2>"$runs/$name.err"
   rc=$?
+  rm -f "$pidfile"
+  case $rc in
+  130 | 143)
+    # Stopped by SIGINT or SIGTERM: its progress is saved.
+    echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) end $name: stopped (exit $rc)" >>"$runs/log"
+    echo "$name stopped (exit $rc): its progress is saved, the same command resumes it" >&2
+    exit $rc
+    ;;
+  esac
   echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) end $name: exit $rc" >>"$runs/log"
   if [ $rc -ne 0 ]; then
     echo "$name failed (exit $rc): see $runs/$name.err" >&2
