@@ -114,7 +114,7 @@ running() {
   [ -r "$pidfile" ] || return 1
   read -r run_pid run_name <"$pidfile" || return 1
   case "$run_pid" in '' | *[!0-9]*) return 1 ;; esac
-  case "$(ps -o args= -p "$run_pid" 2>/dev/null)" in
+  case "$(ps -ww -o args= -p "$run_pid" 2>/dev/null)" in
   *" merels "*"--db $db "*) return 0 ;;
   *) return 1 ;;
   esac
