@@ -140,7 +140,14 @@ fi
 failed=
 [ -n "$status" ] || mkdir -p "$db" "$runs" || exit 2
 
-# show NAME: one line on step NAME's state.
+# progress NAME: step NAME's last progress line, indented, if it left one.
+progress() {
+  line=$(tr '\r' '\n' <"$runs/$1.err" 2>/dev/null | grep . | tail -1)
+  [ -z "$line" ] || echo "  $line"
+}
+
+# show NAME: one line on step NAME's state, then its last progress line
+# where it is not done.
 show() {
   if [ -e "$runs/$1.done" ]; then
     echo "$1: done ($(sed -n 's/^binary: //p' "$runs/$1.done"))"
@@ -150,8 +157,7 @@ show() {
   case "$last" in
   *" end $1: stopped "*)
     echo "$1: stopped ${last%% *}, resumable"
-    progress=$(tr '\r' '\n' <"$runs/$1.err" 2>/dev/null | grep . | tail -1)
-    [ -n "$progress" ] && echo "  $progress"
+    progress "$1"
     ;;
   *" end $1: exit "*)
     echo "$1: failed (exit ${last##* }, see $runs/$1.err)"
@@ -163,8 +169,7 @@ show() {
     else
       echo "$1: started ${last%% *}, not finished"
     fi
-    progress=$(tr '\r' '\n' <"$runs/$1.err" 2>/dev/null | grep . | tail -1)
-    [ -n "$progress" ] && echo "  $progress"
+    progress "$1"
     ;;
   *) echo "$1: not started" ;;
   esac
