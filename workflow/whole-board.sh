@@ -12,7 +12,7 @@
 #
 #   workflow/whole-board.sh [--memory GIB] BOARD DATA_DIR [LUDUS]
 #   workflow/whole-board.sh --status [--memory GIB] BOARD DATA_DIR [LUDUS]
-#   workflow/whole-board.sh --stop BOARD DATA_DIR [LUDUS]
+#   workflow/whole-board.sh --stop BOARD DATA_DIR
 #
 # (the options in either order)
 #
@@ -82,7 +82,7 @@ done
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
   echo "usage: $0 [--memory GIB] BOARD DATA_DIR [LUDUS]" >&2
   echo "       $0 --status [--memory GIB] BOARD DATA_DIR [LUDUS]" >&2
-  echo "       $0 --stop BOARD DATA_DIR [LUDUS]" >&2
+  echo "       $0 --stop BOARD DATA_DIR" >&2
   exit 2
 fi
 if [ -n "$status" ] && [ -n "$stop" ]; then
@@ -101,10 +101,6 @@ rota | three | six | nine) ;;
   exit 2
   ;;
 esac
-if ! command -v "$ludus" >/dev/null 2>&1; then
-  echo "$0: no ludus binary '$ludus' (give its path as the third argument)" >&2
-  exit 2
-fi
 # The step running now writes its process's id and name here.
 pidfile=$runs/$board.pid
 
@@ -137,6 +133,11 @@ if [ -n "$stop" ]; then
   exit 0
 fi
 
+# Stopping needs no binary; the rest runs one.
+if ! command -v "$ludus" >/dev/null 2>&1; then
+  echo "$0: no ludus binary '$ludus' (give its path as the third argument)" >&2
+  exit 2
+fi
 failed=
 [ -n "$status" ] || mkdir -p "$db" "$runs" || exit 2
 
