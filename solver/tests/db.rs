@@ -881,3 +881,40 @@ fn generated_children_let_the_tables_go_between_mill_levels() {
     }
     fs::remove_dir_all(&kept_dir).unwrap();
 }
+
+#[test]
+fn a_stopped_solve_counts_the_groups_its_database_holds() {
+    use solver::merels::sector::solve_order;
+    let dir = temp("stopped-count");
+    let rules = Rules::new(BoardKind::Six, Dice::None);
+    Solution::solve_with(rules, &opts(&dir), &Silent).unwrap();
+    let order = solve_order(&rules);
+    let groups = order.len();
+    assert!(groups > 3);
+    let stop = Interrupt::default();
+    stop.request(7);
+    let stopped = |group: Option<String>| {
+        let o = SolveOptions { interrupt: Some(stop.clone()), group, ..opts(&dir) };
+        match Solution::solve_with(rules, &o, &Silent).err().expect("stopped") {
+            SolveError::Interrupted { why, at, solved, groups: n, .. } => {
+                assert_eq!((why, n), (7, groups));
+                (at, solved)
+            }
+            e => panic!("{e}"),
+        }
+    };
+    // Every group solved: a whole solve stopped at its first group says so.
+    assert_eq!(stopped(None), (order[0][0].key(), groups));
+    // The second group's files gone: asked for alone, it stops with every
+    // other group done, not with the one group before it in the order.
+    let db = Db::new(&dir, rules);
+    for &s in &order[1] {
+        fs::remove_file(db.path(s)).unwrap();
+    }
+    let key = order[1][0].key();
+    let (at, solved) = stopped(Some(key.clone()));
+    assert_eq!((at, solved), (key, groups - 1));
+    let e = SolveError::Interrupted { why: 7, at: order[1][0].key(), solved, groups, saved: None };
+    assert!(e.to_string().contains(&format!("({} of {groups} groups done)", groups - 1)), "{e}");
+    fs::remove_dir_all(&dir).ok();
+}

@@ -122,8 +122,8 @@ impl std::fmt::Display for SolveError {
             }
             SolveError::Memory { group, need, limit, solved, groups } => write!(
                 f,
-                "sector group {} needs about {}, more than the {} allowed (--memory): the {solved} of {groups} \
-                 groups before it are done; `ludus merels plan` lists every group with the memory it needs, and \
+                "sector group {} needs about {}, more than the {} allowed (--memory), with {solved} of {groups} \
+                 groups done; `ludus merels plan` lists every group with the memory it needs, and \
                  `--group KEY` solves one alone",
                 group.join(", "),
                 plan::human_bytes(*need),
@@ -274,8 +274,16 @@ impl Solution {
             None => None,
             Some(key) => Some(sol.only_group(&todo, key)?),
         };
+        // The groups finished when a solve stops: those the database holds
+        // (a group asked for alone may follow groups not yet solved), in
+        // memory those before the group at hand.
+        let finished = |gi: usize, todo: &[Vec<Sector>], db: Option<&Db>| match db {
+            Some(db) => todo.iter().filter(|g| g.iter().all(|&s| db.holds(s))).count(),
+            None => gi,
+        };
         let total: u64 = todo.iter().map(|g| sol.indices(g)).sum();
         let (mut done, mut here) = (0u64, 0u64);
+        let all = todo.clone();
         for (gi, group) in todo.into_iter().enumerate() {
             if only.is_some_and(|o| o != gi) {
                 continue;
@@ -285,7 +293,13 @@ impl Solution {
             }
             obs.group(&group, gi, groups);
             if let Some(why) = opts.interrupt.as_ref().and_then(Interrupt::requested) {
-                return Err(SolveError::Interrupted { why, at: group[0].key(), solved: gi, groups, saved: None });
+                return Err(SolveError::Interrupted {
+                    why,
+                    at: group[0].key(),
+                    solved: finished(gi, &all, sol.db.as_ref()),
+                    groups,
+                    saved: None,
+                });
             }
             if !opts.keep_all && sol.db.is_some() {
                 // Room for the group's own tables and those it reads: the
@@ -373,7 +387,7 @@ impl Solution {
                         group: group.iter().map(|s| s.key()).collect(),
                         need,
                         limit: opts.memory_limit,
-                        solved: gi,
+                        solved: finished(gi, &all, sol.db.as_ref()),
                         groups,
                     });
                 }
@@ -387,7 +401,13 @@ impl Solution {
                     // Only an interrupt stops a group: its progress saved.
                     let why = opts.interrupt.as_ref().and_then(Interrupt::requested).unwrap_or(usize::MAX);
                     let saved = sol.checkpoint(&group, opts).map(|c| c.path).filter(|p| p.exists());
-                    return Err(SolveError::Interrupted { why, at: group[0].key(), solved: gi, groups, saved });
+                    return Err(SolveError::Interrupted {
+                        why,
+                        at: group[0].key(),
+                        solved: finished(gi, &all, sol.db.as_ref()),
+                        groups,
+                        saved,
+                    });
                 };
                 let seconds = t0.elapsed().as_secs_f64() / tables.len() as f64;
                 for mut t in tables {
