@@ -277,13 +277,12 @@ impl Solution {
         // The groups finished when a solve stops: those the database holds
         // (a group asked for alone may follow groups not yet solved), in
         // memory those before the group at hand.
-        let finished = |gi: usize, todo: &[Vec<Sector>], db: Option<&Db>| match db {
-            Some(db) => todo.iter().filter(|g| g.iter().all(|&s| db.holds(s))).count(),
-            None => gi,
+        let all = todo.clone();
+        let finished = |gi: usize, db: Option<&Db>| {
+            db.map_or(gi, |db| all.iter().filter(|g| g.iter().all(|&s| db.holds(s))).count())
         };
         let total: u64 = todo.iter().map(|g| sol.indices(g)).sum();
         let (mut done, mut here) = (0u64, 0u64);
-        let all = todo.clone();
         for (gi, group) in todo.into_iter().enumerate() {
             if only.is_some_and(|o| o != gi) {
                 continue;
@@ -296,7 +295,7 @@ impl Solution {
                 return Err(SolveError::Interrupted {
                     why,
                     at: group[0].key(),
-                    solved: finished(gi, &all, sol.db.as_ref()),
+                    solved: finished(gi, sol.db.as_ref()),
                     groups,
                     saved: None,
                 });
@@ -387,7 +386,7 @@ impl Solution {
                         group: group.iter().map(|s| s.key()).collect(),
                         need,
                         limit: opts.memory_limit,
-                        solved: finished(gi, &all, sol.db.as_ref()),
+                        solved: finished(gi, sol.db.as_ref()),
                         groups,
                     });
                 }
@@ -404,7 +403,7 @@ impl Solution {
                     return Err(SolveError::Interrupted {
                         why,
                         at: group[0].key(),
-                        solved: finished(gi, &all, sol.db.as_ref()),
+                        solved: finished(gi, sol.db.as_ref()),
                         groups,
                         saved,
                     });
